@@ -1,0 +1,1 @@
+//! Othello (being written).

@@ -1,0 +1,1 @@
+//! Synthetic trees (being written).

@@ -1,0 +1,179 @@
+//! The two traits a user implements to search their own game.
+//!
+//! [`Game`] is the rules: moves, play, hash, outcome, text forms. [`Evaluator`] is
+//! the engine's judgement: the static score, the noisy moves quiescence follows,
+//! how a finished game is valued, and optional speed-ups (move-ordering hints and
+//! an exact solver for small subtrees). Keeping them apart lets one set of rules
+//! carry several evaluators (a midgame heuristic and an exact endgame scorer for
+//! Othello, say).
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+use crate::score::{Score, WIN};
+
+/// The most moves any position of any game may have. Move lists are
+/// fixed-capacity arrays of this size, so generating moves never allocates.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves, filled by [`Game::generate_moves`].
+pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
+
+/// The deepest ply the search ever reaches below the root; also the longest PV.
+pub const MAX_PLY: usize = 128;
+
+/// How a finished game ended, from the view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Nobody won.
+    Draw,
+}
+
+/// A position or move text that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What is wrong, in words.
+    pub message: String,
+    /// The 0-based character offset of the problem in the text, when known.
+    pub column: Option<usize>,
+}
+
+impl ParseError {
+    /// An error about the text as a whole.
+    pub fn new(message: impl Into<String>) -> Self {
+        ParseError { message: message.into(), column: None }
+    }
+
+    /// An error at a character offset of the text.
+    pub fn at(column: usize, message: impl Into<String>) -> Self {
+        ParseError { message: message.into(), column: Some(column) }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.column {
+            Some(c) => write!(f, "{} (at column {})", self.message, c + 1),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The rules of a two-player, zero-sum, perfect-information game.
+///
+/// Positions are values: [`play`](Game::play) returns the child position (copy-make),
+/// which is what lets many threads search one tree without sharing mutable state.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move. Small and `Copy`: it lives in move lists, killers and PVs.
+    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+
+    /// Appends every legal move to `moves` (which the caller has cleared).
+    ///
+    /// Where the rules have a pass (Othello), a position whose side to move has
+    /// no move but whose game goes on generates exactly one pass move. A finished
+    /// game generates no move.
+    fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
+
+    /// The position after `mv`, which must be one of this position's legal moves
+    /// (checked only by `debug_assert!`; an illegal move gives an unspecified but
+    /// memory-safe position).
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// The Zobrist hash (or any well-mixed 64-bit hash) of the position,
+    /// side to move included.
+    fn hash(&self) -> u64;
+
+    /// `Some` when the game is over, from the side to move's view.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A 16-bit key naming `mv` in the transposition table and the history
+    /// table. Distinct moves of one position should have distinct keys; a
+    /// collision only costs move ordering, never correctness.
+    fn move_key(mv: Self::Move) -> u16;
+
+    /// Reads a position from its text form.
+    ///
+    /// # Errors
+    /// A [`ParseError`] saying what is wrong and where.
+    fn parse_position(text: &str) -> Result<Self, ParseError>;
+
+    /// The position's text form, readable by [`parse_position`](Game::parse_position).
+    fn position_text(&self) -> String;
+
+    /// Reads a move legal in this position.
+    ///
+    /// # Errors
+    /// A [`ParseError`] when the text is no move, or no legal move here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
+
+    /// The move's text form, readable by [`parse_move`](Game::parse_move).
+    fn move_text(&self, mv: Self::Move) -> String;
+}
+
+/// The engine's judgement of positions of a game `G`.
+///
+/// Scores are from the side to move's view and must stay strictly inside
+/// `±(WIN - MAX_PLY)`, the band reserved for won and lost games.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The static score of a position that is not finished.
+    fn evaluate(&self, pos: &G) -> Score;
+
+    /// Appends the moves quiescence search follows at and below depth 0
+    /// (captures in chess). The default, none, makes quiescence the static score.
+    /// In exact mode quiescence follows every noisy move, so the set must be
+    /// finite down every line.
+    #[inline]
+    fn noisy_moves(&self, pos: &G, moves: &mut MoveList<G::Move>) {
+        let _ = (pos, moves);
+    }
+
+    /// The score of a finished game reached `ply` plies below the root.
+    /// The default values a win by its distance (sooner is better) and a draw as 0.
+    #[inline]
+    fn terminal_score(&self, pos: &G, outcome: Outcome, ply: usize) -> Score {
+        let _ = pos;
+        match outcome {
+            Outcome::Win => WIN - ply as Score,
+            Outcome::Loss => -WIN + ply as Score,
+            Outcome::Draw => 0,
+        }
+    }
+
+    /// Move-ordering hints: writes a score per move into `keys` (larger is
+    /// searched earlier). The search adds its own TT-move, killer and history
+    /// ordering on top. The default gives every move 0, keeping generation order.
+    #[inline]
+    fn order_moves(&self, pos: &G, moves: &[G::Move], keys: &mut [i32]) {
+        let _ = (pos, moves);
+        keys.fill(0);
+    }
+
+    /// An exact solver for small subtrees (the last empties of an Othello
+    /// endgame). Called at every interior node with `depth` plies left; return
+    /// `Some(score)` to stand for the whole subtree, `None` to search it normally.
+    ///
+    /// The score must be what alpha-beta over the same subtree (same depth,
+    /// same terminal scores, ply-relative as given) would return for the window
+    /// `(alpha, beta)`: exact inside the window, a bound of the right side
+    /// outside it. Count the positions it visits in `nodes`.
+    #[inline]
+    fn solve_leaf(
+        &self,
+        pos: &G,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        nodes: &mut u64,
+    ) -> Option<Score> {
+        let _ = (pos, alpha, beta, depth, ply, nodes);
+        None
+    }
+}
