@@ -2,16 +2,27 @@
 //!
 //! Implement [`Game`] (the rules) and [`Evaluator`] (the judgement) for a
 //! two-player zero-sum game and search it with [`Engine`]: iterative-deepening
-//! PVS with quiescence over a lockless transposition table.
+//! PVS with quiescence over a lockless [`TranspositionTable`].
 //!
-//! In [exact mode](Limits::exact) the search returns the same root score as
+//! In exact mode ([`Limits::exact`]) the search returns the same root score as
 //! plain negamax over the same tree ([`oracle::negamax`]); that invariant is what
-//! the parallel algorithms are tested against.
+//! every algorithm is tested against.
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod engine;
 mod game;
+mod node;
+pub mod oracle;
 mod score;
+pub mod search;
+mod stats;
+pub mod tt;
 
+pub use engine::{Engine, Limits, MAX_DEPTH, SearchResult, StopHandle};
 pub use game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList, Outcome, ParseError};
+pub use node::NodeType;
+pub use oracle::perft;
 pub use score::{INFINITY, Score, WIN, WIN_BOUND, from_table, is_decisive, to_table};
+pub use stats::Stats;
+pub use tt::TranspositionTable;

@@ -1,0 +1,81 @@
+//! Reference algorithms the search is tested against: plain negamax and perft.
+//!
+//! They share no code with the search, on purpose: the oracle must not inherit
+//! the search's bugs. Both are slow; they are for tests and checks.
+
+use crate::game::{Evaluator, Game, MAX_PLY, MoveList};
+use crate::score::Score;
+
+/// The negamax value of `pos` searched `depth` plies, then quiescence: the
+/// value exact-mode search must return. Mirrors the search's tree exactly:
+/// finished games score by [`Evaluator::terminal_score`], the horizon (depth 0
+/// or [`MAX_PLY`]` - 1`) continues into quiescence over the noisy moves.
+/// The evaluator's `solve_leaf` is not used.
+pub fn negamax<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: i32) -> Score {
+    negamax_at(pos, eval, depth, 0)
+}
+
+fn negamax_at<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: i32, ply: usize) -> Score {
+    if depth <= 0 || ply >= MAX_PLY - 1 {
+        return quiescence(pos, eval, ply);
+    }
+    if let Some(outcome) = pos.outcome() {
+        return eval.terminal_score(pos, outcome, ply);
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| -negamax_at(&pos.play(mv), eval, depth - 1, ply + 1))
+        .max()
+        .unwrap_or_else(|| eval.evaluate(pos))
+}
+
+fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score {
+    if let Some(outcome) = pos.outcome() {
+        return eval.terminal_score(pos, outcome, ply);
+    }
+    let stand_pat = eval.evaluate(pos);
+    if ply >= MAX_PLY - 1 {
+        return stand_pat;
+    }
+    let mut moves = MoveList::new();
+    eval.noisy_moves(pos, &mut moves);
+    moves.iter().map(|&mv| -quiescence(&pos.play(mv), eval, ply + 1)).fold(stand_pat, Score::max)
+}
+
+/// The number of leaf positions `depth` plies below `pos`. A pass is a ply;
+/// a game that ends sooner counts as one leaf.
+///
+/// ```
+/// # use splitpoint::{Game, MoveList, Outcome, ParseError, perft};
+/// # #[derive(Clone)] struct Nim(u8);
+/// # impl Game for Nim {
+/// #     type Move = u8;
+/// #     fn generate_moves(&self, m: &mut MoveList<u8>) { for t in 1..=self.0.min(2) { m.push(t) } }
+/// #     fn play(&self, t: u8) -> Self { Nim(self.0 - t) }
+/// #     fn hash(&self) -> u64 { self.0 as u64 }
+/// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
+/// #     fn move_key(t: u8) -> u16 { t as u16 }
+/// #     fn parse_position(s: &str) -> Result<Self, ParseError> { s.parse().map(Nim).map_err(|_| ParseError::new("count")) }
+/// #     fn position_text(&self) -> String { self.0.to_string() }
+/// #     fn parse_move(&self, s: &str) -> Result<u8, ParseError> { s.parse().map_err(|_| ParseError::new("take")) }
+/// #     fn move_text(&self, t: u8) -> String { t.to_string() }
+/// # }
+/// // Nim with 3 stones, take 1 or 2: lines 1-1-1, 1-2, 2-1.
+/// assert_eq!(perft(&Nim(3), 3), 3);
+/// ```
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() {
+        return 1;
+    }
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves.iter().map(|&mv| perft(&pos.play(mv), depth - 1)).sum()
+}

@@ -1,0 +1,439 @@
+//! The serial search: principal-variation search with quiescence, on one worker.
+//!
+//! A [`Worker`] owns everything one thread changes while searching (statistics,
+//! killers, history, the PV table); a [`SearchContext`] lends it what every
+//! thread shares (the transposition table, the evaluator, the stop flag, the
+//! limits). The parallel algorithms run many workers over one context.
+//!
+//! Exact mode changes three things and nothing else: the table never ends a
+//! node (it only orders moves), the root uses no aspiration window, and the
+//! evaluator's own exact solver is the only shortcut. The score is then the
+//! negamax value of the tree [`crate::oracle::negamax`] walks.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+
+use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::node::NodeType;
+use crate::score::{INFINITY, Score, from_table, to_table};
+use crate::stats::Stats;
+use crate::tt::{Bound, NO_MOVE, TranspositionTable, TtEntry};
+
+/// Size of the history table; move keys are folded into it.
+const HISTORY_SIZE: usize = 1 << 12;
+/// History scores saturate here so they never outrank a hint step.
+const HISTORY_MAX: i32 = 1 << 20;
+/// How often (in nodes) the clock and the node limit are looked at.
+const POLL_INTERVAL: u64 = 4096;
+
+/// What every thread of one search shares, borrowed for the search's length.
+pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
+    /// The shared transposition table.
+    pub tt: &'a TranspositionTable,
+    /// The evaluator.
+    pub eval: &'a E,
+    /// Raised to end the search; every worker looks at it at every node.
+    pub stop: &'a AtomicBool,
+    /// Exact mode: the table orders moves only.
+    pub exact: bool,
+    /// When the search must end, if timed.
+    pub deadline: Option<Instant>,
+    /// How many nodes this worker may visit, if limited.
+    pub node_limit: Option<u64>,
+    pub(crate) _game: std::marker::PhantomData<fn(&G)>,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
+    /// A context with no time or node limit.
+    pub fn new(tt: &'a TranspositionTable, eval: &'a E, stop: &'a AtomicBool, exact: bool) -> Self {
+        SearchContext { tt, eval, stop, exact, deadline: None, node_limit: None, _game: std::marker::PhantomData }
+    }
+}
+
+/// A root move and what the last search said of it.
+#[derive(Clone, Copy, Debug)]
+pub struct RootMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Its score from the last iteration (exact for the best move, a bound for others).
+    pub score: Score,
+}
+
+/// One thread's search state: owned, never shared.
+pub struct Worker<G: Game> {
+    /// What this worker has done so far.
+    pub stats: Stats,
+    killers: Box<[[Option<G::Move>; 2]; MAX_PLY]>,
+    history: Box<[i32; HISTORY_SIZE]>,
+    /// Triangular PV table: `pv[ply]` is the best line found from `ply` down.
+    pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
+    stopped: bool,
+    next_poll: u64,
+}
+
+impl<G: Game> Default for Worker<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> Worker<G> {
+    /// A fresh worker.
+    pub fn new() -> Self {
+        Worker {
+            stats: Stats::default(),
+            killers: Box::new([[None; 2]; MAX_PLY]),
+            history: Box::new([0; HISTORY_SIZE]),
+            pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
+            stopped: false,
+            next_poll: POLL_INTERVAL,
+        }
+    }
+
+    /// Prepares for a new search: zero counters, forget killers, age history.
+    pub fn reset(&mut self) {
+        self.stats = Stats::default();
+        self.stopped = false;
+        self.next_poll = POLL_INTERVAL;
+        *self.killers = [[None; 2]; MAX_PLY];
+        for h in self.history.iter_mut() {
+            *h /= 2;
+        }
+    }
+
+    /// Whether this worker has seen the stop signal (its last result is void).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The principal variation of the last root search.
+    pub fn pv(&self) -> &[G::Move] {
+        &self.pv[0]
+    }
+
+    /// Looks at the stop flag (every node) and the clock and node limit (every
+    /// [`POLL_INTERVAL`] nodes); raises the shared flag when a limit is reached.
+    #[inline]
+    fn poll_stop<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if ctx.stop.load(Relaxed) {
+            self.stopped = true;
+            return true;
+        }
+        if self.stats.nodes >= self.next_poll {
+            self.next_poll = self.stats.nodes + POLL_INTERVAL;
+            let out_of_time = ctx.deadline.is_some_and(|d| Instant::now() >= d);
+            let out_of_nodes = ctx.node_limit.is_some_and(|n| self.stats.nodes >= n);
+            if out_of_time || out_of_nodes {
+                ctx.stop.store(true, Relaxed);
+                self.stopped = true;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Searches the root moves to `depth` in the window `(alpha, beta)`.
+    ///
+    /// Returns the best score (fail-soft). On completion the best move is moved
+    /// to the front of `root_moves` and the PV is in [`Worker::pv`]. If the
+    /// search was stopped, the result is void (see [`Worker::stopped`]), but
+    /// moves fully searched before the stop keep their scores.
+    pub fn search_root<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        root: &G,
+        root_moves: &mut [RootMove<G::Move>],
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Score {
+        self.pv[0].clear();
+        self.stats.nodes += 1;
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        for i in 0..root_moves.len() {
+            let child = root.play(root_moves[i].mv);
+            let score = self.search_child(ctx, &child, i, alpha, beta, depth, 0, NodeType::Pv);
+            if self.stopped {
+                return best;
+            }
+            root_moves[i].score = score;
+            if score > best {
+                best = score;
+                best_index = i;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, root_moves[i].mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        root_moves[..=best_index].rotate_right(1);
+        best
+    }
+
+    /// Searches the `index`-th move's child of a node at `ply`: the first with
+    /// the full window, the others with a null window and, when that lands
+    /// inside `(alpha, beta)`, again with the full window. The score is from
+    /// the parent's view.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn search_child<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        child: &G,
+        index: usize,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        node_type: NodeType,
+    ) -> Score {
+        if index == 0 {
+            return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, node_type.child(0));
+        }
+        let score = -self.pvs(ctx, child, -alpha - 1, -alpha, depth - 1, ply + 1, node_type.child(index));
+        if score > alpha && score < beta && !self.stopped {
+            return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, NodeType::Pv);
+        }
+        score
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        if let Some(rest) = tail.first() {
+            let room = MAX_PLY - 1;
+            line.extend(rest.iter().take(room).copied());
+        }
+    }
+
+    /// Principal-variation search of an interior node: fail-soft alpha-beta
+    /// with null-window searches of every move after the first.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pvs<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        mut node_type: NodeType,
+    ) -> Score {
+        // Step 1. Horizon: quiescence takes over (it counts its own node).
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(ctx, pos, alpha, beta, ply);
+        }
+        self.pv[ply].clear();
+        if self.poll_stop(ctx) {
+            return 0;
+        }
+        self.stats.nodes += 1;
+
+        // Step 2. Finished games and the evaluator's exact leaf solver.
+        if let Some(outcome) = pos.outcome() {
+            return ctx.eval.terminal_score(pos, outcome, ply);
+        }
+        if let Some(score) = ctx.eval.solve_leaf(pos, alpha, beta, depth, ply, &mut self.stats.nodes) {
+            return score;
+        }
+
+        // Step 3. Transposition table: a move to try first, and outside exact
+        // mode and PV nodes, a cutoff when the stored bound settles the node.
+        let key = pos.hash();
+        let pv_node = beta - alpha > 1;
+        self.stats.tt_probes += 1;
+        let mut tt_move = NO_MOVE;
+        if let Some(entry) = ctx.tt.probe(key) {
+            self.stats.tt_hits += 1;
+            tt_move = entry.move_key;
+            if !ctx.exact && !pv_node && entry.depth >= depth {
+                let score = from_table(entry.score, ply);
+                let settles = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if settles {
+                    self.stats.tt_cutoffs += 1;
+                    return score;
+                }
+            }
+        }
+
+        // Step 4. Generate and order the moves.
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            // The game said it goes on but offers no move: treat as a leaf.
+            debug_assert!(false, "position with no outcome and no moves");
+            return ctx.eval.evaluate(pos);
+        }
+        let mut keys = self.order_keys(ctx, pos, &moves, tt_move, ply);
+
+        // Step 5. Search the moves, best first.
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_key = NO_MOVE;
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut keys, i);
+            let mv = moves[i];
+            let child = pos.play(mv);
+            let score = self.search_child(ctx, &child, i, alpha, beta, depth, ply, node_type);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_key = G::move_key(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        self.on_cutoff(mv, i, depth, ply);
+                        break;
+                    }
+                }
+            }
+            if i == 0 {
+                node_type = node_type.after_first_move();
+            }
+        }
+
+        // Step 6. Remember the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        ctx.tt.store(key, TtEntry { move_key: best_key, score: to_table(best, ply), depth, bound });
+        best
+    }
+
+    /// Quiescence: the static score, or better if a noisy move improves on it.
+    /// Exactly `max(evaluate, max over noisy moves of -quiescence(child))`,
+    /// searched with alpha-beta (stand-pat cutoffs are ordinary beta cutoffs).
+    pub fn quiescence<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.pv[ply].clear();
+        if self.poll_stop(ctx) {
+            return 0;
+        }
+        self.stats.nodes += 1;
+        self.stats.qnodes += 1;
+        if let Some(outcome) = pos.outcome() {
+            return ctx.eval.terminal_score(pos, outcome, ply);
+        }
+        let mut best = ctx.eval.evaluate(pos);
+        if best >= beta || ply >= MAX_PLY - 1 {
+            return best;
+        }
+        alpha = alpha.max(best);
+        let mut moves = MoveList::new();
+        ctx.eval.noisy_moves(pos, &mut moves);
+        if moves.is_empty() {
+            return best;
+        }
+        let mut keys = self.order_keys(ctx, pos, &moves, NO_MOVE, ply);
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut keys, i);
+            let score = -self.quiescence(ctx, &pos.play(moves[i]), -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Ordering keys, largest first: the table move, then the evaluator's
+    /// hints, ties broken by killers, then history.
+    #[inline]
+    fn order_keys<E: Evaluator<G>>(
+        &self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        moves: &MoveList<G::Move>,
+        tt_move: u16,
+        ply: usize,
+    ) -> ArrayVec<i64, MAX_MOVES> {
+        let mut hints = ArrayVec::<i32, MAX_MOVES>::new();
+        hints.extend(std::iter::repeat_n(0, moves.len()));
+        ctx.eval.order_moves(pos, moves, &mut hints);
+        let killers = &self.killers[ply];
+        moves
+            .iter()
+            .zip(&hints)
+            .map(|(&mv, &hint)| {
+                let key = G::move_key(mv);
+                if key == tt_move {
+                    return i64::MAX;
+                }
+                let killer = if killers[0] == Some(mv) {
+                    2
+                } else if killers[1] == Some(mv) {
+                    1
+                } else {
+                    0
+                };
+                ((hint as i64) << 24) + (killer << 21) + self.history[key as usize % HISTORY_SIZE] as i64
+            })
+            .collect()
+    }
+
+    /// A move reached beta: count it, and teach killers and history.
+    #[inline]
+    fn on_cutoff(&mut self, mv: G::Move, index: usize, depth: i32, ply: usize) {
+        self.stats.beta_cutoffs += 1;
+        if index == 0 {
+            self.stats.first_move_cutoffs += 1;
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let h = &mut self.history[G::move_key(mv) as usize % HISTORY_SIZE];
+        *h = (*h + depth * depth).min(HISTORY_MAX);
+    }
+}
+
+/// Selection step: brings the largest remaining key (and its move) to `i`.
+#[inline]
+fn pick_best<M: Copy>(moves: &mut MoveList<M>, keys: &mut ArrayVec<i64, MAX_MOVES>, i: usize) {
+    let mut best = i;
+    for j in i + 1..keys.len() {
+        if keys[j] > keys[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    keys.swap(i, best);
+}

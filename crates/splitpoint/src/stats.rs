@@ -1,0 +1,47 @@
+//! Search statistics, counted per worker and summed at the end.
+
+use std::ops::AddAssign;
+
+/// What a search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions visited: interior, quiescence and leaf-solver positions alike.
+    pub nodes: u64,
+    /// Of `nodes`, those visited by quiescence search.
+    pub qnodes: u64,
+    /// Transposition-table probes.
+    pub tt_probes: u64,
+    /// Probes that found an entry.
+    pub tt_hits: u64,
+    /// Probes whose entry ended the node at once (never in exact mode).
+    pub tt_cutoffs: u64,
+    /// Nodes that failed high (a move reached beta).
+    pub beta_cutoffs: u64,
+    /// Of those, the ones where the first move searched did it.
+    pub first_move_cutoffs: u64,
+}
+
+impl Stats {
+    /// The share of beta cutoffs made by the first move: a measure of move
+    /// ordering (good orderings score above 0.9).
+    pub fn first_move_cutoff_rate(&self) -> f64 {
+        if self.beta_cutoffs == 0 { 0.0 } else { self.first_move_cutoffs as f64 / self.beta_cutoffs as f64 }
+    }
+
+    /// The share of probes that hit.
+    pub fn tt_hit_rate(&self) -> f64 {
+        if self.tt_probes == 0 { 0.0 } else { self.tt_hits as f64 / self.tt_probes as f64 }
+    }
+}
+
+impl AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.nodes += o.nodes;
+        self.qnodes += o.qnodes;
+        self.tt_probes += o.tt_probes;
+        self.tt_hits += o.tt_hits;
+        self.tt_cutoffs += o.tt_cutoffs;
+        self.beta_cutoffs += o.beta_cutoffs;
+        self.first_move_cutoffs += o.first_move_cutoffs;
+    }
+}
