@@ -4,7 +4,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use std::sync::{Mutex, MutexGuard};
+
 use crate::game::{Evaluator, Game, MAX_PLY, MoveList};
+use crate::parallel::{self, Algorithm, pool::WorkerPool};
 use crate::score::{INFINITY, Score, is_decisive};
 use crate::search::{RootMove, SearchContext, Worker};
 use crate::stats::Stats;
@@ -87,24 +90,56 @@ impl StopHandle {
     }
 }
 
-/// A search engine for one game and evaluator: owns the transposition table
-/// and the worker state, reused across searches.
+/// A search engine for one game and evaluator: owns the transposition table,
+/// the worker threads and their state, reused across searches.
 pub struct Engine<G: Game, E: Evaluator<G>> {
     eval: E,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
-    worker: Worker<G>,
+    algorithm: Algorithm,
+    pool: WorkerPool,
+    /// One per thread; thread `i` locks `workers[i]` for a whole search.
+    workers: Vec<Mutex<Worker<G>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
-    /// An engine with a transposition table of `hash_mib` MiB.
+    /// A serial engine with a transposition table of `hash_mib` MiB.
     pub fn new(eval: E, hash_mib: usize) -> Self {
         Engine {
             eval,
             tt: TranspositionTable::new(hash_mib),
             stop: Arc::new(AtomicBool::new(false)),
-            worker: Worker::new(),
+            algorithm: Algorithm::Serial,
+            pool: WorkerPool::new(1),
+            workers: vec![Mutex::new(Worker::new())],
         }
+    }
+
+    /// Sets the parallel algorithm and the number of threads (at least 1;
+    /// more than the machine has cores is allowed). Threads are started here,
+    /// once, and sleep between searches.
+    pub fn set_parallelism(&mut self, algorithm: Algorithm, threads: usize) {
+        let threads = threads.max(1);
+        self.algorithm = algorithm;
+        if threads != self.pool.threads() {
+            self.pool = WorkerPool::new(threads);
+            self.workers.resize_with(threads, || Mutex::new(Worker::new()));
+        }
+    }
+
+    /// The parallel algorithm.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.pool.threads()
+    }
+
+    /// Resizes the transposition table (clearing it).
+    pub fn set_hash(&mut self, hash_mib: usize) {
+        self.tt = TranspositionTable::new(hash_mib);
     }
 
     /// The evaluator.
@@ -112,7 +147,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         &self.eval
     }
 
-    /// A handle that stops the running (or next) search.
+    /// A handle that stops the running search.
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(Arc::clone(&self.stop))
     }
@@ -120,7 +155,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// Forgets everything learnt (between unrelated positions).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.worker = Worker::new();
+        for w in &mut self.workers {
+            *w.get_mut().unwrap_or_else(|e| e.into_inner()) = Worker::new();
+        }
     }
 
     /// Searches `root` within `limits`.
@@ -134,68 +171,144 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         &mut self,
         root: &G,
         limits: &Limits,
-        mut on_iteration: impl FnMut(&SearchResult<G::Move>),
+        mut on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
         self.stop.store(false, Relaxed);
         self.tt.new_search();
-        self.worker.reset();
-        let mut ctx = SearchContext::new(&self.tt, &self.eval, &self.stop, limits.exact);
-        ctx.deadline = limits.movetime.map(|t| start + t);
-        ctx.node_limit = limits.nodes;
-
-        let mut result = SearchResult {
-            best_move: None,
-            score: 0,
-            depth: 0,
-            pv: Vec::new(),
-            stats: Stats::default(),
-            elapsed: Duration::ZERO,
-        };
+        for w in &mut self.workers {
+            w.get_mut().unwrap_or_else(|e| e.into_inner()).reset();
+        }
         if let Some(outcome) = root.outcome() {
+            let mut result = SearchResult::empty();
             result.score = self.eval.terminal_score(root, outcome, 0);
             return result;
         }
-        let mut moves = MoveList::new();
-        root.generate_moves(&mut moves);
-        let mut root_moves: Vec<RootMove<G::Move>> =
-            moves.iter().map(|&mv| RootMove { mv, score: -INFINITY }).collect();
-        result.best_move = root_moves.first().map(|r| r.mv);
-
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let first_depth = if limits.single_iteration { max_depth } else { 1 };
-        let worker = &mut self.worker;
-        for depth in first_depth..=max_depth {
-            let score = if limits.exact || depth < 4 || is_decisive(result.score) {
-                worker.search_root(&ctx, root, &mut root_moves, -INFINITY, INFINITY, depth)
-            } else {
-                aspiration(worker, &ctx, root, &mut root_moves, result.score, depth)
-            };
-            if worker.stopped() {
-                // A stopped iteration is void, except that when none completed,
-                // a fully searched first move is better than nothing.
-                if result.depth == 0 && root_moves[0].score > -INFINITY {
-                    result.best_move = Some(root_moves[0].mv);
-                    result.score = root_moves[0].score;
-                }
-                break;
-            }
-            result.best_move = Some(root_moves[0].mv);
-            result.score = score;
-            result.depth = depth;
-            result.pv = worker.pv().to_vec();
-            result.stats = worker.stats;
-            result.elapsed = start.elapsed();
-            on_iteration(&result);
-            // A proven result cannot change with more depth.
-            if is_decisive(score) && limits.depth.is_none() && depth > (crate::score::WIN - score.abs()) {
-                break;
-            }
-        }
-        result.stats = worker.stats;
+        let run = Run {
+            pool: &self.pool,
+            workers: &self.workers,
+            tt: &self.tt,
+            eval: &self.eval,
+            stop: &self.stop,
+            root,
+            limits,
+            start,
+        };
+        let mut result = parallel::search(self.algorithm, &run, &mut on_iteration);
+        result.stats = self.workers.iter_mut().fold(Stats::default(), |mut sum, w| {
+            sum += w.get_mut().unwrap_or_else(|e| e.into_inner()).stats;
+            sum
+        });
         result.elapsed = start.elapsed();
         result
     }
+}
+
+impl<M> SearchResult<M> {
+    fn empty() -> Self {
+        SearchResult { best_move: None, score: 0, depth: 0, pv: Vec::new(), stats: Stats::default(), elapsed: Duration::ZERO }
+    }
+}
+
+/// Everything one search lends its threads.
+pub(crate) struct Run<'a, G: Game, E: Evaluator<G>> {
+    pub pool: &'a WorkerPool,
+    pub workers: &'a [Mutex<Worker<G>>],
+    pub tt: &'a TranspositionTable,
+    pub eval: &'a E,
+    /// The user's stop flag, also raised by the limits.
+    pub stop: &'a AtomicBool,
+    pub root: &'a G,
+    pub limits: &'a Limits,
+    pub start: Instant,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
+    /// Thread `thread`'s worker, locked for the search.
+    pub fn worker(&self, thread: usize) -> MutexGuard<'a, Worker<G>> {
+        self.workers[thread].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A context for thread `thread`, stopping on `stop`; thread 0 also
+    /// carries the limits.
+    pub fn context(&self, thread: usize, stop: &'a AtomicBool) -> SearchContext<'a, G, E> {
+        let mut ctx = SearchContext::new(self.tt, self.eval, stop, self.limits.exact);
+        ctx.thread = thread;
+        if thread == 0 {
+            ctx.deadline = self.limits.movetime.map(|t| self.start + t);
+            ctx.node_limit = self.limits.nodes;
+        }
+        ctx
+    }
+
+    /// The deepest iteration asked for.
+    pub fn max_depth(&self) -> i32 {
+        self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+    }
+}
+
+/// How one thread deepens.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DepthPlan {
+    /// Added to each iteration's depth (Lazy SMP helpers search ahead).
+    pub offset: i32,
+}
+
+/// Iterative deepening on one thread: iterations `1..=max` (or only `max`
+/// when the limits ask for a single iteration), each a root search in a full
+/// window (exact mode, shallow or decided scores) or an aspiration window.
+/// Returns the last completed iteration's result (stats and time are filled
+/// in by the caller).
+pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
+    worker: &mut Worker<G>,
+    ctx: &SearchContext<G, E>,
+    run: &Run<G, E>,
+    plan: DepthPlan,
+    on_iteration: &mut dyn FnMut(&SearchResult<G::Move>),
+) -> SearchResult<G::Move> {
+    let limits = run.limits;
+    let mut moves = MoveList::new();
+    run.root.generate_moves(&mut moves);
+    let mut root_moves: Vec<RootMove<G::Move>> = moves.iter().map(|&mv| RootMove { mv, score: -INFINITY }).collect();
+    let mut result = SearchResult::empty();
+    result.best_move = root_moves.first().map(|r| r.mv);
+
+    let max_depth = run.max_depth();
+    let first_depth = if limits.single_iteration { max_depth } else { 1 };
+    let mut last_depth = 0;
+    for iteration in first_depth..=max_depth {
+        let depth = (iteration + plan.offset).min(max_depth);
+        if depth == last_depth {
+            continue;
+        }
+        last_depth = depth;
+        let score = if limits.exact || depth < 4 || is_decisive(result.score) {
+            worker.search_root(ctx, run.root, &mut root_moves, -INFINITY, INFINITY, depth)
+        } else {
+            aspiration(worker, ctx, run.root, &mut root_moves, result.score, depth)
+        };
+        if worker.stopped() {
+            // A stopped iteration is void, except that when none completed,
+            // a fully searched first move is better than nothing.
+            if result.depth == 0 && root_moves[0].score > -INFINITY {
+                result.best_move = Some(root_moves[0].mv);
+                result.score = root_moves[0].score;
+            }
+            break;
+        }
+        result.best_move = Some(root_moves[0].mv);
+        result.score = score;
+        result.depth = depth;
+        result.pv = worker.pv().to_vec();
+        result.stats = worker.stats;
+        result.elapsed = run.start.elapsed();
+        on_iteration(&result);
+        // A proven result cannot change with more depth.
+        if is_decisive(score) && limits.depth.is_none() && depth > (crate::score::WIN - score.abs()) {
+            break;
+        }
+    }
+    result
 }
 
 /// A root search in a window around the last score, widened on failure.

@@ -17,6 +17,7 @@ use arrayvec::ArrayVec;
 
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
+use crate::parallel::splitter::{SplitNode, Splitter};
 use crate::score::{INFINITY, Score, from_table, to_table};
 use crate::stats::Stats;
 use crate::tt::{Bound, NO_MOVE, TranspositionTable, TtEntry};
@@ -42,13 +43,16 @@ pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
     pub deadline: Option<Instant>,
     /// How many nodes this worker may visit, if limited.
     pub node_limit: Option<u64>,
-    pub(crate) _game: std::marker::PhantomData<fn(&G)>,
+    /// This thread's index in its search (0 runs the root).
+    pub thread: usize,
+    /// The split-point machinery, for algorithms that split below the root.
+    pub(crate) splitter: Option<&'a Splitter<G>>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
     /// A context with no time or node limit.
     pub fn new(tt: &'a TranspositionTable, eval: &'a E, stop: &'a AtomicBool, exact: bool) -> Self {
-        SearchContext { tt, eval, stop, exact, deadline: None, node_limit: None, _game: std::marker::PhantomData }
+        SearchContext { tt, eval, stop, exact, deadline: None, node_limit: None, thread: 0, splitter: None }
     }
 }
 
@@ -59,6 +63,19 @@ pub struct RootMove<M> {
     pub mv: M,
     /// Its score from the last iteration (exact for the best move, a bound for others).
     pub score: Score,
+}
+
+/// The window and place of a node whose moves are being searched.
+#[derive(Clone, Copy, Debug)]
+struct NodeSearch {
+    alpha: Score,
+    beta: Score,
+    depth: i32,
+    ply: usize,
+    /// The node's type now (a CUT node turns ALL after its first move).
+    node_type: NodeType,
+    /// The node's type when it was entered.
+    entry_type: NodeType,
 }
 
 /// One thread's search state: owned, never shared.
@@ -103,9 +120,27 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Whether this worker has seen the stop signal (its last result is void).
+    /// Whether this worker has seen the stop signal, or a cutoff above it at a
+    /// split point (its last result is void).
     pub fn stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// Re-reads the stop state after leaving a split point: a cutoff there
+    /// concerned only the split point's own moves.
+    pub(crate) fn refresh_stopped<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) {
+        self.stopped = ctx.stop.load(Relaxed) || ctx.splitter.is_some_and(|s| s.cut_off_above(ctx.thread));
+    }
+
+    /// The best line found from `ply` down by the last search there.
+    pub(crate) fn pv_line(&self, ply: usize) -> &[G::Move] {
+        &self.pv[ply]
+    }
+
+    /// Makes `line` the best line at `ply` (from a split point's result).
+    pub(crate) fn set_pv_line(&mut self, ply: usize, line: &[G::Move]) {
+        self.pv[ply].clear();
+        self.pv[ply].extend(line.iter().copied());
     }
 
     /// The principal variation of the last root search.
@@ -120,7 +155,7 @@ impl<G: Game> Worker<G> {
         if self.stopped {
             return true;
         }
-        if ctx.stop.load(Relaxed) {
+        if ctx.stop.load(Relaxed) || ctx.splitter.is_some_and(|s| s.cut_off_above(ctx.thread)) {
             self.stopped = true;
             return true;
         }
@@ -137,45 +172,35 @@ impl<G: Game> Worker<G> {
         false
     }
 
-    /// Searches the root moves to `depth` in the window `(alpha, beta)`.
+    /// Searches the root moves, in their order, to `depth` in the window
+    /// `(alpha, beta)`.
     ///
     /// Returns the best score (fail-soft). On completion the best move is moved
-    /// to the front of `root_moves` and the PV is in [`Worker::pv`]. If the
-    /// search was stopped, the result is void (see [`Worker::stopped`]), but
-    /// moves fully searched before the stop keep their scores.
+    /// to the front of `root_moves`, with its score, and the PV is in
+    /// [`Worker::pv`]. If the search was stopped the result is void (see
+    /// [`Worker::stopped`]); the first move's score is kept if it was finished.
     pub fn search_root<E: Evaluator<G>>(
         &mut self,
         ctx: &SearchContext<G, E>,
         root: &G,
         root_moves: &mut [RootMove<G::Move>],
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         depth: i32,
     ) -> Score {
         self.pv[0].clear();
         self.stats.nodes += 1;
-        let mut best = -INFINITY;
-        let mut best_index = 0;
-        for i in 0..root_moves.len() {
-            let child = root.play(root_moves[i].mv);
-            let score = self.search_child(ctx, &child, i, alpha, beta, depth, 0, NodeType::Pv);
-            if self.stopped {
-                return best;
-            }
-            root_moves[i].score = score;
-            if score > best {
-                best = score;
-                best_index = i;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(0, root_moves[i].mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
+        let mut moves: MoveList<G::Move> = root_moves.iter().map(|r| r.mv).collect();
+        // Keys that keep the given order.
+        let mut keys: ArrayVec<i64, MAX_MOVES> = (0..moves.len()).map(|i| -(i as i64)).collect();
+        let node = NodeSearch { alpha, beta, depth, ply: 0, node_type: NodeType::Pv, entry_type: NodeType::Pv };
+        let (best, best_move) = self.search_moves(ctx, root, &mut moves, &mut keys, node);
+        if let Some(i) = best_move.and_then(|mv| root_moves.iter().position(|r| r.mv == mv)) {
+            root_moves[..=i].rotate_right(1);
+            root_moves[0].score = best;
+        } else if !self.stopped {
+            root_moves[0].score = best;
         }
-        root_moves[..=best_index].rotate_right(1);
         best
     }
 
@@ -185,7 +210,7 @@ impl<G: Game> Worker<G> {
     /// the parent's view.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn search_child<E: Evaluator<G>>(
+    pub(crate) fn search_child<E: Evaluator<G>>(
         &mut self,
         ctx: &SearchContext<G, E>,
         child: &G,
@@ -207,7 +232,7 @@ impl<G: Game> Worker<G> {
     }
 
     #[inline]
-    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+    pub(crate) fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
@@ -225,11 +250,11 @@ impl<G: Game> Worker<G> {
         &mut self,
         ctx: &SearchContext<G, E>,
         pos: &G,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         depth: i32,
         ply: usize,
-        mut node_type: NodeType,
+        node_type: NodeType,
     ) -> Score {
         // Step 1. Horizon: quiescence takes over (it counts its own node).
         if depth <= 0 || ply >= MAX_PLY - 1 {
@@ -283,33 +308,13 @@ impl<G: Game> Worker<G> {
         let mut keys = self.order_keys(ctx, pos, &moves, tt_move, ply);
 
         // Step 5. Search the moves, best first.
-        let original_alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_key = NO_MOVE;
-        for i in 0..moves.len() {
-            pick_best(&mut moves, &mut keys, i);
-            let mv = moves[i];
-            let child = pos.play(mv);
-            let score = self.search_child(ctx, &child, i, alpha, beta, depth, ply, node_type);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_key = G::move_key(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        self.on_cutoff(mv, i, depth, ply);
-                        break;
-                    }
-                }
-            }
-            if i == 0 {
-                node_type = node_type.after_first_move();
-            }
+        let node = NodeSearch { alpha, beta, depth, ply, node_type, entry_type: node_type };
+        let (best, best_move) = self.search_moves(ctx, pos, &mut moves, &mut keys, node);
+        if self.stopped {
+            return 0;
         }
+        let best_key = best_move.map_or(NO_MOVE, G::move_key);
+        let original_alpha = alpha;
 
         // Step 6. Remember the result.
         let bound = if best >= beta {
@@ -321,6 +326,68 @@ impl<G: Game> Worker<G> {
         };
         ctx.tt.store(key, TtEntry { move_key: best_key, score: to_table(best, ply), depth, bound });
         best
+    }
+
+    /// The move loop shared by the root and interior nodes: searches `moves`
+    /// best key first, the first with the full window, the rest with null
+    /// windows; once the eldest is searched, offers the rest to the splitter.
+    /// Returns the best score (fail-soft) and the move that raised alpha, if any.
+    #[inline]
+    fn search_moves<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        moves: &mut MoveList<G::Move>,
+        keys: &mut ArrayVec<i64, MAX_MOVES>,
+        node: NodeSearch,
+    ) -> (Score, Option<G::Move>) {
+        let NodeSearch { mut alpha, beta, depth, ply, mut node_type, entry_type } = node;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            pick_best(moves, keys, i);
+            let mv = moves[i];
+            let score = self.search_child(ctx, &pos.play(mv), i, alpha, beta, depth, ply, node_type);
+            if self.stopped {
+                return (best, best_move);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        self.on_cutoff(mv, i, depth, ply);
+                        return (best, best_move);
+                    }
+                }
+            }
+            if i == 0 {
+                node_type = node_type.after_first_move();
+            }
+            // Young brothers may now be searched in parallel.
+            if let Some(splitter) = ctx.splitter
+                && i + 1 < moves.len()
+            {
+                let node = SplitNode { pos, alpha, beta, best, depth, ply, node_type, entry_type };
+                if let Some((score, mv)) = splitter.try_split(self, ctx, node, &moves[i + 1..], &keys[i + 1..]) {
+                    if score > best {
+                        best = score;
+                        if mv.is_some() {
+                            best_move = mv;
+                        }
+                    }
+                    if let Some(mv) = mv
+                        && score >= beta
+                    {
+                        self.on_cutoff(mv, i + 1, depth, ply);
+                    }
+                    return (best, best_move);
+                }
+            }
+        }
+        (best, best_move)
     }
 
     /// Quiescence: the static score, or better if a noisy move improves on it.
@@ -410,7 +477,7 @@ impl<G: Game> Worker<G> {
 
     /// A move reached beta: count it, and teach killers and history.
     #[inline]
-    fn on_cutoff(&mut self, mv: G::Move, index: usize, depth: i32, ply: usize) {
+    pub(crate) fn on_cutoff(&mut self, mv: G::Move, index: usize, depth: i32, ply: usize) {
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
@@ -427,7 +494,7 @@ impl<G: Game> Worker<G> {
 
 /// Selection step: brings the largest remaining key (and its move) to `i`.
 #[inline]
-fn pick_best<M: Copy>(moves: &mut MoveList<M>, keys: &mut ArrayVec<i64, MAX_MOVES>, i: usize) {
+pub(crate) fn pick_best<M: Copy>(moves: &mut MoveList<M>, keys: &mut ArrayVec<i64, MAX_MOVES>, i: usize) {
     let mut best = i;
     for j in i + 1..keys.len() {
         if keys[j] > keys[best] {

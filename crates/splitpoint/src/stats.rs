@@ -19,6 +19,14 @@ pub struct Stats {
     pub beta_cutoffs: u64,
     /// Of those, the ones where the first move searched did it.
     pub first_move_cutoffs: u64,
+    /// Split points opened (parallel algorithms that split).
+    pub splits: u64,
+    /// Nodes that met the split conditions but found no idle thread or no free split point.
+    pub splits_refused: u64,
+    /// Nodes searched under a split point that a cutoff then made useless.
+    pub aborted_nodes: u64,
+    /// Time threads spent waiting for work, in microseconds (summed over threads).
+    pub idle_micros: u64,
 }
 
 impl Stats {
@@ -43,5 +51,9 @@ impl AddAssign for Stats {
         self.tt_cutoffs += o.tt_cutoffs;
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
+        self.splits += o.splits;
+        self.splits_refused += o.splits_refused;
+        self.aborted_nodes += o.aborted_nodes;
+        self.idle_micros += o.idle_micros;
     }
 }

@@ -1,0 +1,121 @@
+//! Every parallel algorithm keeps the invariant: at every thread count, the
+//! exact-mode score equals the serial one, and the move it names is a best move.
+
+use std::time::{Duration, Instant};
+
+use splitpoint::oracle::negamax;
+use splitpoint::{Algorithm, Engine, Game, Limits};
+use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+
+const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
+
+fn tree(spec: &str) -> Synthetic {
+    Synthetic::parse_position(spec).unwrap()
+}
+
+#[test]
+fn every_algorithm_is_exact_on_synthetic_trees() {
+    // 100 trees; each algorithm × thread count searches every one.
+    let trees: Vec<(Synthetic, i32, i32)> = (0..100u64)
+        .map(|seed| {
+            let b = 3 + seed % 5; // 3..7
+            let d = 4 + seed % 3; // 4..6
+            let q = (seed % 4) as f32 / 3.0;
+            let root = tree(&format!("b={b},d={d},seed={seed},q={q}"));
+            let depth = d as i32;
+            (root, depth, negamax(&root, &SyntheticEval, depth))
+        })
+        .collect();
+    for algorithm in Algorithm::ALL {
+        for threads in THREADS {
+            let mut engine = Engine::new(SyntheticEval, 1);
+            engine.set_parallelism(algorithm, threads);
+            for (root, depth, expected) in &trees {
+                engine.clear();
+                let r = engine.search(root, &Limits::to_depth(*depth).exact());
+                let tag = format!("{algorithm} × {threads} on {}", root.position_text());
+                assert_eq!(r.score, *expected, "{tag}: score");
+                assert_eq!(r.depth, *depth, "{tag}: depth");
+                let mv = r.best_move.expect("a move");
+                assert_eq!(-negamax(&root.play(mv), &SyntheticEval, depth - 1), *expected, "{tag}: best move");
+            }
+        }
+    }
+}
+
+#[test]
+fn deeper_trees_split_and_stay_exact() {
+    // Big enough that helpers really join split points below the root.
+    for algorithm in Algorithm::ALL {
+        for threads in [2, 4] {
+            let mut engine = Engine::new(SyntheticEval, 4);
+            engine.set_parallelism(algorithm, threads);
+            let mut splits = 0;
+            for seed in 0..4 {
+                let root = tree(&format!("b=6,d=8,seed={seed},q=0.6"));
+                let expected = negamax(&root, &SyntheticEval, 8);
+                let r = engine.search(&root, &Limits::to_depth(8).exact());
+                assert_eq!(r.score, expected, "{algorithm} × {threads}, seed {seed}");
+                splits += r.stats.splits;
+            }
+            if matches!(algorithm, Algorithm::Ybw { .. } | Algorithm::RootSplit) {
+                assert!(splits > 0, "{algorithm} × {threads} never split");
+            }
+        }
+    }
+}
+
+#[test]
+fn stop_ends_every_algorithm_promptly() {
+    let huge = tree("b=30,d=60,seed=5,q=0.3");
+    for algorithm in Algorithm::ALL {
+        for threads in THREADS {
+            let mut engine = Engine::new(SyntheticEval, 8);
+            engine.set_parallelism(algorithm, threads);
+            let stop = engine.stop_handle();
+            let (result, latency) = std::thread::scope(|s| {
+                let stopper = s.spawn(move || {
+                    std::thread::sleep(Duration::from_millis(60));
+                    stop.stop();
+                    Instant::now()
+                });
+                let r = engine.search(&huge, &Limits::default());
+                let stopped_at = stopper.join().unwrap();
+                (r, stopped_at.elapsed())
+            });
+            assert!(latency < Duration::from_millis(500), "{algorithm} × {threads}: stop took {latency:?}");
+            assert!(result.best_move.is_some(), "{algorithm} × {threads}: no move");
+        }
+    }
+}
+
+#[test]
+fn a_thousand_short_searches_in_a_row() {
+    for algorithm in Algorithm::ALL {
+        let mut engine = Engine::new(SyntheticEval, 1);
+        engine.set_parallelism(algorithm, 3);
+        for i in 0..1000u64 {
+            let root = tree(&format!("b=4,d=4,seed={i}"));
+            let r = engine.search(&root, &Limits::to_depth(4).exact());
+            assert_eq!(r.score, root.value(), "{algorithm}, search {i}");
+        }
+    }
+}
+
+#[test]
+fn normal_mode_gives_legal_moves_and_sane_scores() {
+    for algorithm in Algorithm::ALL {
+        for threads in THREADS {
+            let mut engine = Engine::new(SyntheticEval, 2);
+            engine.set_parallelism(algorithm, threads);
+            for seed in 0..5 {
+                let root = tree(&format!("b=5,d=7,seed={seed},q=0.5"));
+                let r = engine.search(&root, &Limits::to_depth(7));
+                let mv = r.best_move.expect("a move");
+                assert!(mv < 5);
+                // A tree has no transpositions, so even the table's cutoffs are exact.
+                assert_eq!(r.score, root.value(), "{algorithm} × {threads}");
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The parallel algorithms, all behind one [`Algorithm`] choice.
+//!
+//! Each algorithm is a way of running [`Worker`](crate::search::Worker)s over
+//! one shared [`SearchContext`](crate::search::SearchContext): the serial
+//! search is the same code, with no splitter and one thread. How the threads
+//! meet (locks, atomics, memory orderings, why nothing deadlocks) is written
+//! down in this module's `README.md`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use crate::engine::{DepthPlan, Run, SearchResult, deepen};
+use crate::game::{Evaluator, Game};
+
+pub(crate) mod pool;
+pub(crate) mod splitter;
+
+use splitter::{SplitRules, Splitter};
+
+/// How the search uses its threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// One thread: iterative-deepening PVS, the reference.
+    Serial,
+    /// Every thread searches the whole tree; they meet only in the shared
+    /// transposition table. Thread 0 alone decides.
+    SharedTt,
+    /// Shared table plus diversity: helpers search one ply deeper on
+    /// alternate threads; the deepest completed result wins, ties by vote.
+    LazySmp,
+    /// The root's moves are shared out once the first is searched; alpha at
+    /// the root is shared.
+    RootSplit,
+    /// Young Brothers Wait: any node may split once its eldest brother is
+    /// searched; `strong` makes expected CUT nodes also search their promising
+    /// moves first. The master helps its helpers when its moves run out.
+    Ybw {
+        /// Strong YBW (else weak).
+        strong: bool,
+    },
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order tables list them.
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Serial,
+        Algorithm::SharedTt,
+        Algorithm::LazySmp,
+        Algorithm::RootSplit,
+        Algorithm::Ybw { strong: false },
+        Algorithm::Ybw { strong: true },
+    ];
+
+    /// The name used on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Serial => "serial",
+            Algorithm::SharedTt => "shared-tt",
+            Algorithm::LazySmp => "lazy-smp",
+            Algorithm::RootSplit => "root-split",
+            Algorithm::Ybw { strong: false } => "ybw",
+            Algorithm::Ybw { strong: true } => "ybw-strong",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm name that is not one of [`Algorithm::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAlgorithm(pub String);
+
+impl fmt::Display for UnknownAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        write!(f, "unknown algorithm '{}' (expected one of: {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownAlgorithm {}
+
+impl FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| UnknownAlgorithm(s.to_string()))
+    }
+}
+
+/// Locks a mutex that no panic ever poisons in practice.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Split rules of YBW: split anywhere two plies or more from the horizon.
+const YBW_RULES: SplitRules = SplitRules { min_depth: 2, min_moves_left: 1, strong: false, max_ply: usize::MAX };
+/// Root splitting: YBW's machinery, splitting at the root only.
+const ROOT_RULES: SplitRules = SplitRules { min_depth: 1, min_moves_left: 1, strong: false, max_ply: 0 };
+
+/// Runs `algorithm` on the threads of `run`.
+pub(crate) fn search<G: Game, E: Evaluator<G>>(
+    algorithm: Algorithm,
+    run: &Run<G, E>,
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    match algorithm {
+        Algorithm::Serial => {
+            let ctx = run.context(0, run.stop);
+            deepen(&mut run.worker(0), &ctx, run, DepthPlan::default(), on_iteration)
+        }
+        Algorithm::SharedTt => shared_tt(run, on_iteration),
+        Algorithm::LazySmp => lazy_smp(run, on_iteration),
+        Algorithm::RootSplit => split_search(run, ROOT_RULES, on_iteration),
+        Algorithm::Ybw { strong } => split_search(run, SplitRules { strong, ..YBW_RULES }, on_iteration),
+    }
+}
+
+/// Thread 0 deepens and reports; the others deepen on their own, helping only
+/// through the table, and stop when thread 0 is done.
+fn shared_tt<G: Game, E: Evaluator<G>>(
+    run: &Run<G, E>,
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    let helpers_stop = AtomicBool::new(false);
+    let main = Mutex::new(on_iteration);
+    let result = Mutex::new(None);
+    run.pool.broadcast(|thread| {
+        let mut worker = run.worker(thread);
+        if thread == 0 {
+            let ctx = run.context(0, run.stop);
+            let r = deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut **lock(&main));
+            helpers_stop.store(true, Relaxed);
+            *lock(&result) = Some(r);
+        } else {
+            let ctx = run.context(thread, &helpers_stop);
+            deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut |_| {});
+        }
+    });
+    result.into_inner().unwrap_or_else(|e| e.into_inner()).expect("thread 0 reports")
+}
+
+/// Every thread deepens, odd helpers one ply ahead; the first to finish the
+/// last iteration stops the rest. The result is the deepest completed
+/// iteration; between threads at that depth the best move most of them chose
+/// (then the lowest thread) wins.
+fn lazy_smp<G: Game, E: Evaluator<G>>(
+    run: &Run<G, E>,
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    let main = Mutex::new(on_iteration);
+    let results: Vec<Mutex<Option<SearchResult<G::Move>>>> = (0..run.workers.len()).map(|_| Mutex::new(None)).collect();
+    run.pool.broadcast(|thread| {
+        let mut worker = run.worker(thread);
+        let ctx = run.context(thread, run.stop);
+        let plan = DepthPlan { offset: (thread % 2) as i32 };
+        let r = if thread == 0 {
+            deepen(&mut worker, &ctx, run, plan, &mut **lock(&main))
+        } else {
+            deepen(&mut worker, &ctx, run, plan, &mut |_| {})
+        };
+        if r.depth == run.max_depth() {
+            run.stop.store(true, Relaxed);
+        }
+        *lock(&results[thread]) = Some(r);
+    });
+    let results: Vec<SearchResult<G::Move>> =
+        results.into_iter().filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+    let deepest = results.iter().map(|r| r.depth).max().unwrap_or(0);
+    let at_depth: Vec<&SearchResult<G::Move>> = results.iter().filter(|r| r.depth == deepest).collect();
+    let votes = |mv: &Option<G::Move>| at_depth.iter().filter(|r| &r.best_move == mv).count();
+    // `max_by_key` keeps the last maximum: scan in reverse so the lowest thread wins ties.
+    let chosen = at_depth.iter().rev().max_by_key(|r| votes(&r.best_move)).expect("thread 0 reports");
+    (*chosen).clone()
+}
+
+/// Thread 0 deepens with a splitter; the others serve its split points.
+fn split_search<G: Game, E: Evaluator<G>>(
+    run: &Run<G, E>,
+    rules: SplitRules,
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    let splitter = Splitter::new(run.workers.len(), rules);
+    let main = Mutex::new(on_iteration);
+    let result = Mutex::new(None);
+    run.pool.broadcast(|thread| {
+        let mut worker = run.worker(thread);
+        let mut ctx = run.context(thread, run.stop);
+        ctx.splitter = Some(&splitter);
+        if thread == 0 {
+            let r = deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut **lock(&main));
+            splitter.finish();
+            *lock(&result) = Some(r);
+        } else {
+            splitter.helper_loop(&mut worker, &ctx);
+        }
+    });
+    result.into_inner().unwrap_or_else(|e| e.into_inner()).expect("thread 0 reports")
+}

@@ -1,0 +1,425 @@
+//! Split points: Young Brothers Wait, and root splitting as its special case.
+//!
+//! A node may split once its eldest brother is searched: its remaining moves
+//! go into one of its thread's preallocated [`SplitPoint`]s, idle threads
+//! attach and take moves one at a time, and every result goes back under the
+//! split point's lock. The owner (master) works there like everyone else; when
+//! the moves run out it helps the threads still working *below* its split point
+//! (the helpful master) until the last one leaves, then returns the split
+//! point's result as the node's own.
+//!
+//! Locking and memory-ordering rules are in this module's `README.md`.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use arrayvec::ArrayVec;
+
+use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::node::NodeType;
+use crate::score::{INFINITY, Score};
+use crate::search::{SearchContext, Worker, pick_best};
+
+/// Split points each thread may own at once (nested splits stack up).
+pub const SPLITS_PER_THREAD: usize = 8;
+/// "No split point".
+const NONE: usize = usize::MAX;
+/// Ordering keys at or above this are promising moves (table move, evaluator
+/// hints above zero, killers): strong YBW searches them before splitting a
+/// CUT node.
+const PROMISING: i64 = 1 << 21;
+
+/// When a node may split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitRules {
+    /// Least remaining depth worth the split's overhead.
+    pub min_depth: i32,
+    /// Least number of moves left to share.
+    pub min_moves_left: usize,
+    /// Strong YBW: a node entered as CUT waits for its promising moves too.
+    pub strong: bool,
+    /// Deepest ply that may split (0: root splitting only).
+    pub max_ply: usize,
+}
+
+/// A node offering its young brothers, as the move loop sees it.
+pub(crate) struct SplitNode<'p, G: Game> {
+    pub pos: &'p G,
+    pub alpha: Score,
+    pub beta: Score,
+    pub best: Score,
+    pub depth: i32,
+    pub ply: usize,
+    pub node_type: NodeType,
+    pub entry_type: NodeType,
+}
+
+/// What the moves of a split point share, under its lock.
+struct SplitData<G: Game> {
+    // Fixed once published.
+    pos: Option<G>,
+    beta: Score,
+    depth: i32,
+    ply: usize,
+    node_type: NodeType,
+    // Shared, changed under the lock.
+    moves: MoveList<G::Move>,
+    keys: ArrayVec<i64, MAX_MOVES>,
+    next: usize,
+    alpha: Score,
+    best: Score,
+    best_move: Option<G::Move>,
+    pv: ArrayVec<G::Move, MAX_PLY>,
+}
+
+/// One split point. Grouped by who may change what:
+/// - `data`: everything about the node and its moves, under the lock;
+/// - `cutoff`, `open`: set under the lock, read without it by every thread;
+/// - `parent`, `ply`: written by the owner before publishing, read by anyone
+///   who attached (the lock orders the two);
+/// - `workers`: changed under the lock on attach, decremented without it on
+///   leave (release), read by the owner waiting for its helpers (acquire).
+pub(crate) struct SplitPoint<G: Game> {
+    data: Mutex<SplitData<G>>,
+    /// A move reached beta: everyone below stops.
+    cutoff: AtomicBool,
+    /// Moves remain and no cutoff: idle threads may attach.
+    open: AtomicBool,
+    /// The split point the owner was working in when it split, or `NONE`.
+    parent: AtomicUsize,
+    /// The node's ply: idle threads prefer the shallowest split point.
+    ply: AtomicUsize,
+    /// Threads searching here, the owner included.
+    workers: AtomicUsize,
+}
+
+impl<G: Game> SplitPoint<G> {
+    fn new() -> Self {
+        SplitPoint {
+            data: Mutex::new(SplitData {
+                pos: None,
+                beta: 0,
+                depth: 0,
+                ply: 0,
+                node_type: NodeType::Pv,
+                moves: MoveList::new(),
+                keys: ArrayVec::new(),
+                next: 0,
+                alpha: 0,
+                best: -INFINITY,
+                best_move: None,
+                pv: ArrayVec::new(),
+            }),
+            cutoff: AtomicBool::new(false),
+            open: AtomicBool::new(false),
+            parent: AtomicUsize::new(NONE),
+            ply: AtomicUsize::new(0),
+            workers: AtomicUsize::new(0),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, SplitData<G>> {
+        self.data.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Per-thread bookkeeping, changed only by its own thread (atomics because
+/// other threads read `current` chains through split points' `parent`s).
+struct ThreadSplits {
+    /// How many of the thread's split points are in use (a stack).
+    used: AtomicUsize,
+    /// The innermost split point the thread is working at, or `NONE`.
+    current: AtomicUsize,
+}
+
+/// The split-point machinery of one search: every thread's split points,
+/// the idle count, and the sleep of idle threads.
+pub struct Splitter<G: Game> {
+    rules: SplitRules,
+    split_points: Box<[SplitPoint<G>]>,
+    threads: Box<[ThreadSplits]>,
+    /// Helpers looking for work.
+    idle: AtomicUsize,
+    /// Helpers asleep (or about to be) on `wake`.
+    sleepers: AtomicUsize,
+    /// The search is over: helpers leave.
+    done: AtomicBool,
+    sleep: Mutex<()>,
+    wake: Condvar,
+}
+
+impl<G: Game> Splitter<G> {
+    /// Split points for `threads` threads under `rules`.
+    pub fn new(threads: usize, rules: SplitRules) -> Self {
+        Splitter {
+            rules,
+            split_points: (0..threads * SPLITS_PER_THREAD).map(|_| SplitPoint::new()).collect(),
+            threads: (0..threads)
+                .map(|_| ThreadSplits { used: AtomicUsize::new(0), current: AtomicUsize::new(NONE) })
+                .collect(),
+            idle: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            done: AtomicBool::new(false),
+            sleep: Mutex::new(()),
+            wake: Condvar::new(),
+        }
+    }
+
+    /// Whether a split point this thread works under (its innermost, or any
+    /// ancestor) has been cut off. Called at every node: a short chain walk.
+    #[inline]
+    pub fn cut_off_above(&self, thread: usize) -> bool {
+        let mut id = self.threads[thread].current.load(Relaxed);
+        while id != NONE {
+            let sp = &self.split_points[id];
+            if sp.cutoff.load(Relaxed) {
+                return true;
+            }
+            id = sp.parent.load(Relaxed);
+        }
+        false
+    }
+
+    /// Offers the young brothers of `node` (`moves`, unsorted, with their
+    /// ordering `keys`) to idle threads. Returns `None` if the node does not
+    /// split (search on serially), else the best score and the move that
+    /// raised alpha among those moves, all of them searched; the PV at the
+    /// node's ply is set when that move exists.
+    pub(crate) fn try_split<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        node: SplitNode<'_, G>,
+        moves: &[G::Move],
+        keys: &[i64],
+    ) -> Option<(Score, Option<G::Move>)> {
+        let rules = &self.rules;
+        if node.depth < rules.min_depth || node.ply > rules.max_ply || moves.len() < rules.min_moves_left {
+            return None;
+        }
+        if rules.strong && node.entry_type == NodeType::Cut && keys.iter().any(|&k| k >= PROMISING) {
+            return None;
+        }
+        let me = &self.threads[ctx.thread];
+        let slot = me.used.load(Relaxed);
+        if self.idle.load(Relaxed) == 0 || slot == SPLITS_PER_THREAD {
+            worker.stats.splits_refused += 1;
+            return None;
+        }
+
+        // Publish the split point.
+        let id = ctx.thread * SPLITS_PER_THREAD + slot;
+        let sp = &self.split_points[id];
+        {
+            let mut d = sp.lock();
+            d.pos = Some(node.pos.clone());
+            d.beta = node.beta;
+            d.depth = node.depth;
+            d.ply = node.ply;
+            d.node_type = node.node_type;
+            d.moves.clear();
+            d.moves.extend(moves.iter().copied());
+            d.keys.clear();
+            d.keys.extend(keys.iter().copied());
+            d.next = 0;
+            d.alpha = node.alpha;
+            d.best = node.best;
+            d.best_move = None;
+            d.pv.clear();
+            sp.cutoff.store(false, Relaxed);
+            sp.parent.store(me.current.load(Relaxed), Relaxed);
+            sp.ply.store(node.ply, Relaxed);
+            sp.workers.store(1, Relaxed);
+            me.used.store(slot + 1, Relaxed);
+            me.current.store(id, Relaxed);
+            sp.open.store(true, Release);
+        }
+        worker.stats.splits += 1;
+        self.wake_sleepers();
+
+        // Search moves like any helper, then help our helpers until they leave.
+        self.work_at(worker, ctx, id);
+        while sp.workers.load(Acquire) > 1 {
+            if !self.help_below(worker, ctx, id) {
+                backoff();
+            }
+        }
+        me.current.store(sp.parent.load(Relaxed), Relaxed);
+        me.used.store(slot, Relaxed);
+        worker.refresh_stopped(ctx);
+
+        let d = sp.lock();
+        if d.best_move.is_some() {
+            worker.set_pv_line(node.ply, &d.pv);
+        }
+        Some((d.best, d.best_move))
+    }
+
+    /// Takes moves from split point `id` and searches them until none is left,
+    /// a cutoff happens, or the search stops.
+    fn work_at<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>, id: usize) {
+        let sp = &self.split_points[id];
+        loop {
+            let (mv, child, index, alpha, beta, depth, ply, node_type) = {
+                let mut d = sp.lock();
+                if sp.cutoff.load(Relaxed) || d.next >= d.moves.len() {
+                    sp.open.store(false, Relaxed);
+                    return;
+                }
+                let i = d.next;
+                {
+                    let SplitData { moves, keys, .. } = &mut *d;
+                    pick_best(moves, keys, i);
+                }
+                d.next += 1;
+                if d.next == d.moves.len() {
+                    sp.open.store(false, Relaxed);
+                }
+                let mv = d.moves[i];
+                let child = d.pos.as_ref().expect("a published split point has a position").play(mv);
+                // Index ≥ 1: young brothers get null windows, like the serial loop.
+                (mv, child, i + 1, d.alpha, d.beta, d.depth, d.ply, d.node_type)
+            };
+            let nodes_before = worker.stats.nodes;
+            let score = worker.search_child(ctx, &child, index, alpha, beta, depth, ply, node_type);
+            if worker.stopped() {
+                if !ctx.stop.load(Relaxed) {
+                    worker.stats.aborted_nodes += worker.stats.nodes - nodes_before;
+                }
+                return;
+            }
+            let mut d = sp.lock();
+            if score > d.best {
+                d.best = score;
+                if score > d.alpha {
+                    d.alpha = score;
+                    d.best_move = Some(mv);
+                    d.pv.clear();
+                    d.pv.push(mv);
+                    let tail = worker.pv_line(ply + 1);
+                    d.pv.extend(tail.iter().take(MAX_PLY - 1).copied());
+                    if score >= d.beta {
+                        sp.cutoff.store(true, Relaxed);
+                        sp.open.store(false, Relaxed);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Attaches to split point `id` and works there; false if it had closed.
+    fn attach_and_work<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>, id: usize) -> bool {
+        let sp = &self.split_points[id];
+        {
+            let d = sp.lock();
+            if !sp.open.load(Relaxed) || sp.cutoff.load(Relaxed) || d.next >= d.moves.len() {
+                return false;
+            }
+            sp.workers.fetch_add(1, Relaxed);
+        }
+        let me = &self.threads[ctx.thread];
+        let saved = me.current.swap(id, Relaxed);
+        worker.refresh_stopped(ctx);
+        self.work_at(worker, ctx, id);
+        me.current.store(saved, Relaxed);
+        sp.workers.fetch_sub(1, Release);
+        worker.refresh_stopped(ctx);
+        true
+    }
+
+    /// The helpful master: works at a split point below `id`, if one is open.
+    fn help_below<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>, id: usize) -> bool {
+        match self.find_open(|candidate| self.descends_from(candidate, id)) {
+            Some(below) => self.attach_and_work(worker, ctx, below),
+            None => false,
+        }
+    }
+
+    /// Whether split point `candidate` lies below split point `ancestor`.
+    fn descends_from(&self, candidate: usize, ancestor: usize) -> bool {
+        let mut id = self.split_points[candidate].parent.load(Relaxed);
+        while id != NONE {
+            if id == ancestor {
+                return true;
+            }
+            id = self.split_points[id].parent.load(Relaxed);
+        }
+        false
+    }
+
+    /// The shallowest open split point that `accept` allows.
+    fn find_open(&self, accept: impl Fn(usize) -> bool) -> Option<usize> {
+        let mut found: Option<(usize, usize)> = None;
+        for (id, sp) in self.split_points.iter().enumerate() {
+            if sp.open.load(Acquire) && !sp.cutoff.load(Relaxed) {
+                let ply = sp.ply.load(Relaxed);
+                if found.is_none_or(|(_, best)| ply < best) && accept(id) {
+                    found = Some((id, ply));
+                }
+            }
+        }
+        found.map(|(id, _)| id)
+    }
+
+    /// A helper thread's life: look for open split points and work there
+    /// until the search is done; sleep when there is nothing to do.
+    pub(crate) fn helper_loop<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>) {
+        let mut idle_since = Instant::now();
+        self.idle.fetch_add(1, SeqCst);
+        let mut spins = 0u32;
+        while !self.done.load(Acquire) {
+            if let Some(id) = self.find_open(|_| true) {
+                self.idle.fetch_sub(1, SeqCst);
+                worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+                self.attach_and_work(worker, ctx, id);
+                idle_since = Instant::now();
+                self.idle.fetch_add(1, SeqCst);
+                spins = 0;
+                continue;
+            }
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else if spins < 96 {
+                std::thread::yield_now();
+            } else {
+                self.sleep_until_woken();
+            }
+        }
+        self.idle.fetch_sub(1, SeqCst);
+        worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+    }
+
+    fn sleep_until_woken(&self) {
+        let guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, SeqCst);
+        // Re-check under the lock: a publisher that opened a split point after
+        // our last scan will see `sleepers > 0` and notify under this lock.
+        if !self.done.load(SeqCst) && self.find_open(|_| true).is_none() {
+            // The timeout is a safety net only; wake-ups come from publishers.
+            let _ = self.wake.wait_timeout(guard, Duration::from_millis(2));
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
+    }
+
+    fn wake_sleepers(&self) {
+        if self.sleepers.load(SeqCst) > 0 {
+            let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
+            self.wake.notify_all();
+        }
+    }
+
+    /// Ends the search for the helpers: they leave their loops.
+    pub(crate) fn finish(&self) {
+        self.done.store(true, SeqCst);
+        let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.notify_all();
+    }
+}
+
+/// A short pause for a master whose helpers are still busy.
+fn backoff() {
+    std::thread::yield_now();
+}
