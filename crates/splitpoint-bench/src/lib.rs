@@ -1,0 +1,244 @@
+//! The splitpoint laboratory: runs a suite under every (algorithm, threads)
+//! configuration and reports the classic speedup tables, with plots and every
+//! raw measurement, and verifies parallel search by self-play.
+//!
+//! A wrong answer is never a fast answer: every search is checked against the
+//! suite's known results and, in exact mode, against serial search; a wrong
+//! one is flagged and fails the run.
+#![deny(missing_docs)]
+
+pub mod machine;
+pub mod plot;
+pub mod report;
+pub mod runner;
+pub mod selfplay;
+pub mod suite;
+
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use splitpoint::{Algorithm, Evaluator, Game, Limits};
+use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
+use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+
+use machine::Machine;
+use plot::DepthSeries;
+use report::Row;
+use runner::{Config, Job, Measurement};
+use suite::{GameName, Suite, SuiteKind};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// The suite, loaded.
+    pub suite: Suite,
+    /// Algorithms to compare (serial is always run as the reference).
+    pub algorithms: Vec<Algorithm>,
+    /// Thread counts (1 is always included).
+    pub threads: Vec<usize>,
+    /// Runs per configuration (the median is reported).
+    pub runs: usize,
+    /// Transposition table per engine, MiB.
+    pub hash_mib: usize,
+    /// Exact mode (scores checked against serial).
+    pub exact: bool,
+    /// Where to write `results.json` and the plots, if anywhere.
+    pub out: Option<PathBuf>,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// Everything a bench run produced.
+#[derive(Debug, serde::Serialize)]
+pub struct BenchReport {
+    /// The machine and build.
+    pub machine: Machine,
+    /// The suite.
+    pub suite: Suite,
+    /// Exact mode or not.
+    pub exact: bool,
+    /// Runs per configuration.
+    pub runs: usize,
+    /// The aggregated table rows.
+    pub rows: Vec<Row>,
+    /// Time against depth, per algorithm at the largest thread count.
+    pub time_by_depth: Vec<DepthSeries>,
+    /// Every search.
+    pub measurements: Vec<Measurement>,
+    /// The markdown tables.
+    #[serde(skip)]
+    pub markdown: String,
+}
+
+impl BenchReport {
+    /// Searches whose answer was wrong.
+    pub fn wrong(&self) -> usize {
+        self.measurements.iter().filter(|m| m.verdict.is_wrong()).count()
+    }
+}
+
+/// The configurations of `options`: serial × 1 first (the reference), then
+/// every algorithm at every thread count, 1 included.
+pub fn configs(options: &BenchOptions) -> Vec<Config> {
+    let mut threads = options.threads.clone();
+    threads.push(1);
+    threads.sort_unstable();
+    threads.dedup();
+    let mut configs = vec![Config { algorithm: Algorithm::Serial, threads: 1 }];
+    for &algorithm in &options.algorithms {
+        if algorithm == Algorithm::Serial {
+            continue;
+        }
+        configs.extend(threads.iter().map(|&threads| Config { algorithm, threads }));
+    }
+    configs
+}
+
+/// The limits a solve of `pos` uses: one exact iteration deep enough to end
+/// the game whatever the passes.
+pub fn solve_limits(pos: &Othello) -> Limits {
+    Limits { single_iteration: true, ..Limits::to_depth(2 * pos.empty_count() as i32 + 2).exact() }
+}
+
+/// Runs the bench.
+///
+/// # Errors
+/// A message if a position cannot be read or an output cannot be written.
+pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
+    let suite = &options.suite;
+    let configs = configs(options);
+    let cores = machine::cores();
+    let max_threads = configs.iter().map(|c| c.threads).max().unwrap_or(1);
+    let sweep = depth_sweep(suite);
+    let sweep_algorithms: Vec<Algorithm> = configs.iter().map(|c| c.algorithm).fold(vec![], |mut v, a| {
+        if !v.contains(&a) {
+            v.push(a);
+        }
+        v
+    });
+    let total = (configs.len() * options.runs + sweep.len() * sweep_algorithms.len()) * suite.positions.len();
+    let progress = progress_bar(total as u64, options.quiet);
+    let job = Job { suite, configs: &configs, runs: options.runs, hash_mib: options.hash_mib, exact: options.exact, progress: &progress };
+
+    let exact = options.exact;
+    let (measurements, mut series) = match (suite.game, suite.kind) {
+        (GameName::Othello, SuiteKind::Solve) => measure(&job, OthelloExact, |p: &Othello, _| solve_limits(p), &[], &[])?,
+        (GameName::Othello, _) => {
+            measure(&job, OthelloEval, move |_: &Othello, d| depth_limits(d, exact), &sweep, &sweep_algorithms)?
+        }
+        (GameName::Synthetic, _) => {
+            measure(&job, SyntheticEval, move |_: &Synthetic, d| depth_limits(d, exact), &sweep, &sweep_algorithms)?
+        }
+    };
+    progress.finish_and_clear();
+
+    let rows = report::rows(&configs, &measurements, options.runs, cores);
+    complete_series(suite, &measurements, &rows, max_threads, &mut series);
+    let markdown = report::markdown(suite, exact || suite.kind == SuiteKind::Solve, options.runs, cores, &rows, &measurements);
+    let report = BenchReport {
+        machine: Machine::detect(),
+        suite: suite.clone(),
+        exact,
+        runs: options.runs,
+        rows,
+        time_by_depth: series,
+        measurements,
+        markdown,
+    };
+    if let Some(dir) = &options.out {
+        write_outputs(dir, &report, cores)?;
+    }
+    Ok(report)
+}
+
+fn depth_limits(depth: Option<i32>, exact: bool) -> Limits {
+    let limits = Limits::to_depth(depth.unwrap_or(1));
+    if exact { limits.exact() } else { limits }
+}
+
+/// Extra depths searched for the time-against-depth figure: up to four below
+/// a uniform suite depth (the suite depth itself comes from the main runs).
+fn depth_sweep(suite: &Suite) -> Vec<i32> {
+    match suite.kind {
+        SuiteKind::Depth(d) if d > 0 && suite.positions.iter().all(|p| p.depth.is_none()) => ((d - 4).max(1)..d).collect(),
+        _ => vec![],
+    }
+}
+
+/// Runs the suite and the depth sweep for one game and evaluator.
+fn measure<G: Game, E: Evaluator<G> + Clone>(
+    job: &Job,
+    eval: E,
+    limits: impl Fn(&G, Option<i32>) -> Limits + Copy,
+    sweep: &[i32],
+    sweep_algorithms: &[Algorithm],
+) -> Result<(Vec<Measurement>, Vec<DepthSeries>), String> {
+    let measurements = runner::run_suite(job, eval.clone(), limits)?;
+    let max_threads = job.configs.iter().map(|c| c.threads).max().unwrap_or(1);
+    let mut series = Vec::new();
+    if !sweep.is_empty() {
+        for &algorithm in sweep_algorithms {
+            let threads = if algorithm == Algorithm::Serial { 1 } else { max_threads };
+            let config = Config { algorithm, threads };
+            let points = runner::time_by_depth(job.suite, config, sweep, job.hash_mib, eval.clone(), limits, job.progress)?;
+            series.push(DepthSeries { label: format!("{algorithm} × {threads}"), points });
+        }
+    }
+    Ok((measurements, series))
+}
+
+/// Adds the main runs' points to the time-against-depth series: the suite
+/// depth for uniform suites, else one point per position depth (or number of
+/// empties, for solves), averaged.
+fn complete_series(suite: &Suite, measurements: &[Measurement], rows: &[Row], max_threads: usize, series: &mut Vec<DepthSeries>) {
+    let chosen: Vec<&Row> = rows.iter().filter(|r| r.threads == if r.algorithm == "serial" { 1 } else { max_threads }).collect();
+    if !series.is_empty() {
+        if let SuiteKind::Depth(d) = suite.kind {
+            for (s, r) in series.iter_mut().zip(&chosen) {
+                s.points.push((d, r.seconds));
+            }
+        }
+        return;
+    }
+    for r in chosen {
+        let mut by_x: Vec<(i32, f64, usize)> = Vec::new();
+        for m in measurements.iter().filter(|m| m.algorithm == r.algorithm && m.threads == r.threads) {
+            let x = match suite.kind {
+                SuiteKind::Solve => (m.depth - 2) / 2, // the number of empties
+                SuiteKind::Depth(_) => m.depth,
+            };
+            match by_x.iter_mut().find(|e| e.0 == x) {
+                Some(e) => {
+                    e.1 += m.seconds;
+                    e.2 += 1;
+                }
+                None => by_x.push((x, m.seconds, 1)),
+            }
+        }
+        by_x.sort_by_key(|e| e.0);
+        let points = by_x.into_iter().map(|(x, t, n)| (x, t / n as f64)).collect();
+        series.push(DepthSeries { label: format!("{} × {}", r.algorithm, r.threads), points });
+    }
+}
+
+fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} searches, ETA {eta} {msg}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+fn write_outputs(dir: &std::path::Path, report: &BenchReport, cores: usize) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    let path = dir.join("results.json");
+    std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let title = format!("{}: speedup", report.suite.name);
+    plot::speedup(dir, &title, &report.rows, cores)?;
+    let x_desc = if report.suite.kind == SuiteKind::Solve { "Empty squares (solve depth)" } else { "Search depth (plies)" };
+    plot::time_vs_depth(dir, &format!("{}: time against depth", report.suite.name), x_desc, &report.time_by_depth)
+}

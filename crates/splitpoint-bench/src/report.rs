@@ -1,0 +1,232 @@
+//! From measurements to the classic tables: per algorithm, per thread count,
+//! median time over runs (min–max shown), speedup, nodes, NPS, and the
+//! parallel overheads.
+
+use std::fmt::Write as _;
+
+use crate::runner::{Config, Measurement};
+use crate::suite::{Suite, SuiteKind};
+
+/// One line of a table: one configuration, aggregated over runs.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Row {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Threads.
+    pub threads: usize,
+    /// More threads than cores.
+    pub oversubscribed: bool,
+    /// Median over runs of the suite's total time, seconds.
+    pub seconds: f64,
+    /// Fastest run.
+    pub seconds_min: f64,
+    /// Slowest run.
+    pub seconds_max: f64,
+    /// This algorithm's 1-thread time over this time.
+    pub speedup: f64,
+    /// Serial's time over this time.
+    pub speedup_vs_serial: f64,
+    /// Median over runs of the suite's total nodes.
+    pub nodes: u64,
+    /// Nodes per second (median nodes over median time).
+    pub nps: f64,
+    /// Nodes over serial's nodes, minus one: the search overhead.
+    pub overhead: f64,
+    /// Split points opened (median run).
+    pub splits: u64,
+    /// Nodes wasted under cut-off split points (median run).
+    pub aborted_nodes: u64,
+    /// Share of thread time spent idle (median run).
+    pub idle: f64,
+    /// Searches whose answer was wrong, over all runs.
+    pub wrong: usize,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Aggregates `measurements` into one row per configuration.
+pub fn rows(configs: &[Config], measurements: &[Measurement], runs: usize, cores: usize) -> Vec<Row> {
+    struct Totals {
+        seconds: f64,
+        nodes: u64,
+        splits: u64,
+        aborted: u64,
+        idle_micros: u64,
+    }
+    let totals = |c: &Config| -> Vec<Totals> {
+        (0..runs)
+            .map(|run| {
+                let ms = measurements.iter().filter(|m| m.algorithm == c.algorithm.name() && m.threads == c.threads && m.run == run);
+                ms.fold(Totals { seconds: 0.0, nodes: 0, splits: 0, aborted: 0, idle_micros: 0 }, |mut t, m| {
+                    t.seconds += m.seconds;
+                    t.nodes += m.nodes;
+                    t.splits += m.splits;
+                    t.aborted += m.aborted_nodes;
+                    t.idle_micros += m.idle_micros;
+                    t
+                })
+            })
+            .collect()
+    };
+    let mut rows: Vec<Row> = configs
+        .iter()
+        .map(|c| {
+            let mut t = totals(c);
+            t.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+            let mid = &t[t.len() / 2];
+            let seconds = median(t.iter().map(|x| x.seconds).collect());
+            let nodes = median(t.iter().map(|x| x.nodes as f64).collect()) as u64;
+            Row {
+                algorithm: c.algorithm.name().to_string(),
+                threads: c.threads,
+                oversubscribed: c.threads > cores,
+                seconds,
+                seconds_min: t.first().map_or(0.0, |x| x.seconds),
+                seconds_max: t.last().map_or(0.0, |x| x.seconds),
+                speedup: 1.0,
+                speedup_vs_serial: 1.0,
+                nodes,
+                nps: nodes as f64 / seconds.max(1e-9),
+                overhead: 0.0,
+                splits: mid.splits,
+                aborted_nodes: mid.aborted,
+                idle: mid.idle_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
+                wrong: measurements
+                    .iter()
+                    .filter(|m| m.algorithm == c.algorithm.name() && m.threads == c.threads && m.verdict.is_wrong())
+                    .count(),
+            }
+        })
+        .collect();
+    let serial = rows.iter().find(|r| r.algorithm == "serial" && r.threads == 1).map(|r| (r.seconds, r.nodes));
+    let own_single: Vec<(String, f64)> =
+        rows.iter().filter(|r| r.threads == 1).map(|r| (r.algorithm.clone(), r.seconds)).collect();
+    for r in &mut rows {
+        if let Some((_, t1)) = own_single.iter().find(|(a, _)| *a == r.algorithm) {
+            r.speedup = t1 / r.seconds.max(1e-9);
+        }
+        if let Some((ts, ns)) = serial {
+            r.speedup_vs_serial = ts / r.seconds.max(1e-9);
+            r.overhead = r.nodes as f64 / (ns.max(1)) as f64 - 1.0;
+        }
+    }
+    rows
+}
+
+fn si(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2}G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+fn cpus(r: &Row) -> String {
+    if r.oversubscribed { format!("{}*", r.threads) } else { r.threads.to_string() }
+}
+
+/// The markdown report: a table per algorithm, a summary, and every wrong answer.
+pub fn markdown(suite: &Suite, exact: bool, runs: usize, cores: usize, rows: &[Row], measurements: &[Measurement]) -> String {
+    let mut s = String::new();
+    let how = match suite.kind {
+        SuiteKind::Solve => "solved exactly".to_string(),
+        SuiteKind::Depth(d) if d > 0 => format!("depth {d}"),
+        SuiteKind::Depth(_) => "per-position depths".to_string(),
+    };
+    let mode = if exact { "exact mode" } else { "normal mode" };
+    let _ = writeln!(
+        s,
+        "## Suite `{}` ({} positions, {how}, {mode}), {runs} run{}: median time (min–max)\n",
+        suite.name,
+        suite.positions.len(),
+        if runs == 1 { "" } else { "s" }
+    );
+    let mut algorithms: Vec<&str> = Vec::new();
+    for r in rows {
+        if !algorithms.contains(&r.algorithm.as_str()) {
+            algorithms.push(&r.algorithm);
+        }
+    }
+    for a in &algorithms {
+        let _ = writeln!(s, "### {a}\n");
+        let _ = writeln!(s, "| CPUS | Time (s) | Speedup | Nodes | NPS | vs serial | Overhead | Splits | Aborted | Idle | Wrong |");
+        let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for r in rows.iter().filter(|r| r.algorithm == *a) {
+            let _ = writeln!(
+                s,
+                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} | {} | {} | {:.2} | {:+.1}% | {} | {} | {:.1}% | {} |",
+                cpus(r),
+                r.seconds,
+                r.seconds_min,
+                r.seconds_max,
+                r.speedup,
+                si(r.nodes as f64),
+                si(r.nps),
+                r.speedup_vs_serial,
+                100.0 * r.overhead,
+                r.splits,
+                si(r.aborted_nodes as f64),
+                100.0 * r.idle,
+                if r.wrong == 0 { "0".to_string() } else { format!("**{}**", r.wrong) }
+            );
+        }
+        s.push('\n');
+    }
+    let mut threads: Vec<usize> = rows.iter().map(|r| r.threads).collect();
+    threads.sort_unstable();
+    threads.dedup();
+    let _ = writeln!(s, "### Summary: speedup over each algorithm's own 1-thread time\n");
+    let head: Vec<String> = threads.iter().map(|&t| if t > cores { format!("{t}*") } else { t.to_string() }).collect();
+    let _ = writeln!(s, "| Algorithm | {} |", head.join(" | "));
+    let _ = writeln!(s, "|---|{}", "---:|".repeat(threads.len()));
+    for a in &algorithms {
+        let cells: Vec<String> = threads
+            .iter()
+            .map(|&t| rows.iter().find(|r| r.algorithm == *a && r.threads == t).map_or("–".into(), |r| format!("{:.2}", r.speedup)))
+            .collect();
+        let _ = writeln!(s, "| {a} | {} |", cells.join(" | "));
+    }
+    if threads.iter().any(|&t| t > cores) {
+        let _ = writeln!(s, "\n`*` oversubscribed: more threads than this machine's {cores} cores.");
+    }
+    let wrong: Vec<&Measurement> = measurements.iter().filter(|m| m.verdict.is_wrong()).collect();
+    let differs = measurements.iter().filter(|m| !m.verdict.is_wrong() && m.verdict != crate::runner::Verdict::Ok).count();
+    if !wrong.is_empty() {
+        let _ = writeln!(s, "\n### WRONG ANSWERS ({})\n", wrong.len());
+        let _ = writeln!(s, "| Algorithm | CPUS | Run | Position | Score | Move | Problem |");
+        let _ = writeln!(s, "|---|---:|---:|---|---:|---|---|");
+        for m in wrong {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {:?} |",
+                m.algorithm,
+                m.threads,
+                m.run + 1,
+                m.position,
+                m.score,
+                m.best_move,
+                m.verdict
+            );
+        }
+    } else {
+        let _ = writeln!(s, "\nEvery answer agrees with the suite's known results{}.", if exact { " and with serial search" } else { "" });
+    }
+    if differs > 0 {
+        let _ = writeln!(s, "{differs} normal-mode scores differ from serial (allowed outside exact mode).");
+    }
+    s
+}

@@ -1,0 +1,217 @@
+//! Runs a suite for every (algorithm, threads) configuration and records
+//! every search.
+//!
+//! Fairness rules: every configuration searches the same positions in the
+//! same order; the table is cleared before each position; runs are
+//! interleaved (run 1 of every configuration, then run 2, …) so that machine
+//! noise spreads evenly over the configurations.
+
+use indicatif::ProgressBar;
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score};
+
+use crate::suite::Suite;
+
+/// One (algorithm, threads) pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Its thread count.
+    pub threads: usize,
+}
+
+/// Whether a search's answer is right.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Agrees with everything known.
+    Ok,
+    /// The score differs from the suite's known score.
+    WrongScore {
+        /// The known score.
+        expected: Score,
+    },
+    /// The move is not among the suite's best moves.
+    WrongMove {
+        /// The acceptable moves.
+        expected: Vec<String>,
+    },
+    /// Exact mode: the score differs from the serial search's.
+    DiffersFromSerial {
+        /// The serial score.
+        serial: Score,
+    },
+    /// Normal mode: the score differs from the serial search's, which normal
+    /// mode allows (table cutoffs can graft results); reported, not failed.
+    NormalModeDiffers {
+        /// The serial score.
+        serial: Score,
+    },
+}
+
+impl Verdict {
+    /// Whether this verdict fails the bench.
+    pub fn is_wrong(&self) -> bool {
+        !matches!(self, Verdict::Ok | Verdict::NormalModeDiffers { .. })
+    }
+}
+
+/// One search of one position by one configuration.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Measurement {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Threads.
+    pub threads: usize,
+    /// Run number, from 0.
+    pub run: usize,
+    /// The position's id in the suite.
+    pub position: String,
+    /// Depth searched (plies; for solves, the solve depth).
+    pub depth: i32,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Nodes, summed over threads.
+    pub nodes: u64,
+    /// Root score.
+    pub score: Score,
+    /// Best move, in the game's notation.
+    pub best_move: String,
+    /// Split points opened.
+    pub splits: u64,
+    /// Split opportunities refused.
+    pub splits_refused: u64,
+    /// Nodes wasted under cut-off split points.
+    pub aborted_nodes: u64,
+    /// Thread idle time, microseconds summed over threads.
+    pub idle_micros: u64,
+    /// Whether the answer is right.
+    pub verdict: Verdict,
+}
+
+/// What a suite run needs besides the game.
+pub struct Job<'a> {
+    /// The suite.
+    pub suite: &'a Suite,
+    /// The configurations; the first must be serial × 1, the reference.
+    pub configs: &'a [Config],
+    /// Runs per configuration.
+    pub runs: usize,
+    /// Table size per engine.
+    pub hash_mib: usize,
+    /// Exact mode (every score checked against serial).
+    pub exact: bool,
+    /// Progress, one tick per search.
+    pub progress: &'a ProgressBar,
+}
+
+/// Runs `job` with evaluator `eval`; `limits` gives each position's limits
+/// from its depth (`None` when solving).
+///
+/// # Errors
+/// A message naming a position the game cannot read.
+pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
+    job: &Job,
+    eval: E,
+    limits: impl Fn(&G, Option<i32>) -> Limits,
+) -> Result<Vec<Measurement>, String> {
+    let suite = job.suite;
+    let positions: Vec<G> = suite
+        .positions
+        .iter()
+        .map(|p| G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id)))
+        .collect::<Result<_, _>>()?;
+    let mut engines: Vec<Engine<G, E>> = job
+        .configs
+        .iter()
+        .map(|c| {
+            let mut e = Engine::new(eval.clone(), job.hash_mib);
+            e.set_parallelism(c.algorithm, c.threads);
+            e
+        })
+        .collect();
+    let mut out = Vec::new();
+    for run in 0..job.runs {
+        for (config, engine) in job.configs.iter().zip(&mut engines) {
+            job.progress.set_message(format!("run {}/{}: {} × {}", run + 1, job.runs, config.algorithm, config.threads));
+            for (i, pos) in positions.iter().enumerate() {
+                let limits = limits(pos, suite.depth_of(i));
+                engine.clear();
+                let r = engine.search(pos, &limits);
+                out.push(Measurement {
+                    algorithm: config.algorithm.name().to_string(),
+                    threads: config.threads,
+                    run,
+                    position: suite.positions[i].id.clone(),
+                    depth: limits.depth.unwrap_or(0),
+                    seconds: r.elapsed.as_secs_f64(),
+                    nodes: r.stats.nodes,
+                    score: r.score,
+                    best_move: r.best_move.map_or_else(|| "-".to_string(), |m| pos.move_text(m)),
+                    splits: r.stats.splits,
+                    splits_refused: r.stats.splits_refused,
+                    aborted_nodes: r.stats.aborted_nodes,
+                    idle_micros: r.stats.idle_micros,
+                    verdict: Verdict::Ok,
+                });
+                job.progress.inc(1);
+            }
+        }
+    }
+    judge(job, &mut out);
+    Ok(out)
+}
+
+/// Checks every answer against the suite's known results and, in exact mode,
+/// against the serial reference (configuration 0, run 0).
+fn judge(job: &Job, measurements: &mut [Measurement]) {
+    let reference: Vec<Score> = measurements.iter().take(job.suite.positions.len()).map(|m| m.score).collect();
+    for m in measurements.iter_mut() {
+        let i = job.suite.positions.iter().position(|p| p.id == m.position).expect("measured positions are the suite's");
+        let known = &job.suite.positions[i];
+        m.verdict = if known.expected_score.is_some_and(|s| s != m.score) {
+            Verdict::WrongScore { expected: known.expected_score.unwrap_or_default() }
+        } else if !known.best_moves.is_empty() && !known.best_moves.iter().any(|b| b.eq_ignore_ascii_case(&m.best_move)) {
+            Verdict::WrongMove { expected: known.best_moves.clone() }
+        } else if m.score != reference[i] {
+            if job.exact { Verdict::DiffersFromSerial { serial: reference[i] } } else { Verdict::NormalModeDiffers { serial: reference[i] } }
+        } else {
+            Verdict::Ok
+        };
+    }
+}
+
+/// Total suite time at each of `depths`, one run of `config`, for the
+/// time-against-depth figure.
+///
+/// # Errors
+/// A message naming a position the game cannot read.
+pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
+    suite: &Suite,
+    config: Config,
+    depths: &[i32],
+    hash_mib: usize,
+    eval: E,
+    limits: impl Fn(&G, Option<i32>) -> Limits,
+    progress: &ProgressBar,
+) -> Result<Vec<(i32, f64)>, String> {
+    let positions: Vec<G> = suite
+        .positions
+        .iter()
+        .map(|p| G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id)))
+        .collect::<Result<_, _>>()?;
+    let mut engine = Engine::new(eval, hash_mib);
+    engine.set_parallelism(config.algorithm, config.threads);
+    let mut points = Vec::new();
+    for &depth in depths {
+        progress.set_message(format!("time by depth: {} × {} at depth {depth}", config.algorithm, config.threads));
+        let mut seconds = 0.0;
+        for pos in &positions {
+            engine.clear();
+            seconds += engine.search(pos, &limits(pos, Some(depth))).elapsed.as_secs_f64();
+            progress.inc(1);
+        }
+        points.push((depth, seconds));
+    }
+    Ok(points)
+}

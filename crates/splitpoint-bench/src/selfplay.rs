@@ -1,0 +1,1 @@
+//! Self-play verification (see the module doc).

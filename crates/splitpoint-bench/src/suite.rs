@@ -1,0 +1,301 @@
+//! Test suites: positions with an optional known answer, searched to a fixed
+//! depth or solved exactly.
+//!
+//! # File format
+//! One position a line, in the game's own text form, optionally followed by
+//! `;`-separated fields:
+//!
+//! ```text
+//! #! game=othello depth=9          <- directives: game, depth=D or solve
+//! # a comment
+//! O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X ; score=38 ; best=a2 ; id=ffo40
+//! b=6,d=9,seed=7 ; depth=9
+//! ```
+//!
+//! - `score=N`: the exact score the side to move must get (checked in every run);
+//! - `best=m1,m2`: every acceptable best move (checked);
+//! - `depth=D`: this position's depth, overriding the suite's;
+//! - `id=NAME`: a label for tables.
+//!
+//! Directive lines start with `#!`: `game=othello|synthetic`, `depth=D` (the
+//! suite's default depth) or `solve` (Othello: solve exactly to the end).
+
+use std::fmt;
+use std::str::FromStr;
+
+use splitpoint::{MAX_DEPTH, Score};
+use splitpoint_games::othello::ffo_positions;
+
+/// A game the bench knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameName {
+    /// Othello (midgame search or exact endgame solving).
+    Othello,
+    /// Synthetic trees.
+    Synthetic,
+}
+
+impl GameName {
+    /// Every game, as named on the command line.
+    pub const ALL: [GameName; 2] = [GameName::Othello, GameName::Synthetic];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameName::Othello => "othello",
+            GameName::Synthetic => "synthetic",
+        }
+    }
+
+    /// The suite run when none is named.
+    pub fn default_suite(self) -> &'static str {
+        match self {
+            GameName::Othello => "othello-mid",
+            GameName::Synthetic => "synthetic",
+        }
+    }
+}
+
+impl fmt::Display for GameName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        GameName::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown game '{s}' for the bench (expected othello or synthetic)"))
+    }
+}
+
+/// How a suite's positions are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SuiteKind {
+    /// To a fixed depth (per position, or the suite's).
+    Depth(i32),
+    /// Exactly to the end of the game (Othello endgames).
+    Solve,
+}
+
+/// One position of a suite.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SuitePosition {
+    /// A label for tables.
+    pub id: String,
+    /// The position in the game's text form.
+    pub text: String,
+    /// The depth for this position, if it overrides the suite's.
+    pub depth: Option<i32>,
+    /// The known exact score, if any.
+    pub expected_score: Option<Score>,
+    /// Every acceptable best move, if known.
+    pub best_moves: Vec<String>,
+}
+
+/// A named list of positions and how to search them.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Suite {
+    /// The suite's name (embedded name or file path).
+    pub name: String,
+    /// The game.
+    pub game: GameName,
+    /// Depth search or exact solve.
+    pub kind: SuiteKind,
+    /// The positions, in the order every run uses.
+    pub positions: Vec<SuitePosition>,
+}
+
+/// The embedded suites: name, game, description.
+pub const EMBEDDED: [(&str, GameName, &str); 6] = [
+    ("othello-mid", GameName::Othello, "12 Othello midgame positions, depth 8"),
+    ("othello-ffo", GameName::Othello, "FFO endgames #40-#44 (20-22 empties), solved exactly"),
+    ("othello-ffo-all", GameName::Othello, "FFO endgames #40-#59 (20-34 empties), solved exactly: long"),
+    ("othello-tiny", GameName::Othello, "3 Othello positions at depth 4, for tests"),
+    ("synthetic", GameName::Synthetic, "6 synthetic trees searched to their leaves"),
+    ("synthetic-tiny", GameName::Synthetic, "2 small synthetic trees, for tests"),
+];
+
+impl Suite {
+    /// An embedded suite by name, or a suite file by path.
+    ///
+    /// # Errors
+    /// A message naming the unknown suite, the unreadable file, or the bad
+    /// line (with its number).
+    pub fn load(name_or_path: &str, game: Option<GameName>) -> Result<Suite, String> {
+        let suite = match name_or_path {
+            "othello-mid" => Suite::parse("othello-mid", include_str!("../data/othello-mid.txt"), GameName::Othello, Some(8)),
+            "othello-tiny" => {
+                let text: String = include_str!("../data/othello-mid.txt").lines().take(5).collect::<Vec<_>>().join("\n");
+                Suite::parse("othello-tiny", &text, GameName::Othello, Some(4))
+            }
+            "othello-ffo" => Ok(Suite::ffo("othello-ffo", 40..=44)),
+            "othello-ffo-all" => Ok(Suite::ffo("othello-ffo-all", 40..=59)),
+            "synthetic" => Suite::parse("synthetic", include_str!("../data/synthetic.txt"), GameName::Synthetic, None),
+            "synthetic-tiny" => {
+                Suite::parse("synthetic-tiny", include_str!("../data/synthetic-tiny.txt"), GameName::Synthetic, None)
+            }
+            path => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    let names: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
+                    format!("suite '{path}' is neither an embedded suite ({}) nor a readable file: {e}", names.join(", "))
+                })?;
+                Suite::parse(path, &text, game.unwrap_or(GameName::Othello), None)
+            }
+        }?;
+        if let Some(game) = game
+            && game != suite.game
+        {
+            return Err(format!("suite '{}' is a {} suite, not {game}", suite.name, suite.game));
+        }
+        Ok(suite)
+    }
+
+    fn ffo(name: &str, ids: std::ops::RangeInclusive<u32>) -> Suite {
+        let positions = ffo_positions()
+            .into_iter()
+            .filter(|p| ids.contains(&p.id))
+            .map(|p| {
+                use splitpoint::Game;
+                SuitePosition {
+                    id: format!("ffo{}", p.id),
+                    text: p.position.position_text(),
+                    depth: None,
+                    expected_score: Some(p.score),
+                    best_moves: p.best.iter().map(|&m| p.position.move_text(m)).collect(),
+                }
+            })
+            .collect();
+        Suite { name: name.to_string(), game: GameName::Othello, kind: SuiteKind::Solve, positions }
+    }
+
+    /// Reads a suite in the file format of the module doc.
+    ///
+    /// # Errors
+    /// A message with the line number of the first bad line.
+    pub fn parse(name: &str, text: &str, game: GameName, depth: Option<i32>) -> Result<Suite, String> {
+        let mut suite = Suite { name: name.to_string(), game, kind: SuiteKind::Depth(depth.unwrap_or(0)), positions: vec![] };
+        let mut solve = false;
+        let mut suite_depth = depth;
+        for (number, line) in text.lines().enumerate() {
+            let at = |msg: String| format!("{name} line {}: {msg}", number + 1);
+            let line = line.trim();
+            if let Some(directives) = line.strip_prefix("#!") {
+                for d in directives.split_whitespace() {
+                    match d.split_once('=') {
+                        Some(("game", g)) => suite.game = g.parse().map_err(at)?,
+                        Some(("depth", v)) => suite_depth = Some(parse_depth(v).map_err(at)?),
+                        None if d == "solve" => solve = true,
+                        _ => return Err(at(format!("unknown directive '{d}' (expected game=, depth= or solve)"))),
+                    }
+                }
+                continue;
+            }
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut fields = line.split(';');
+            let text = fields.next().unwrap_or("").trim().to_string();
+            let mut pos = SuitePosition {
+                id: format!("{}", suite.positions.len() + 1),
+                text,
+                depth: None,
+                expected_score: None,
+                best_moves: vec![],
+            };
+            for field in fields {
+                let field = field.trim();
+                match field.split_once('=') {
+                    Some(("score", v)) => {
+                        let v = v.trim().trim_start_matches('+');
+                        pos.expected_score = Some(v.parse().map_err(|_| at(format!("score '{v}' is not a number")))?);
+                    }
+                    Some(("best", v)) => pos.best_moves = v.split(',').map(|m| m.trim().to_string()).collect(),
+                    Some(("depth", v)) => pos.depth = Some(parse_depth(v).map_err(at)?),
+                    Some(("id", v)) => pos.id = v.trim().to_string(),
+                    _ => return Err(at(format!("unknown field '{field}' (expected score=, best=, depth= or id=)"))),
+                }
+            }
+            suite.positions.push(pos);
+        }
+        if suite.positions.is_empty() {
+            return Err(format!("suite '{name}' has no positions"));
+        }
+        suite.kind = if solve {
+            if suite.game != GameName::Othello {
+                return Err(format!("suite '{name}': only Othello suites can be solved"));
+            }
+            SuiteKind::Solve
+        } else {
+            match suite_depth {
+                Some(d) => SuiteKind::Depth(d),
+                None if suite.positions.iter().all(|p| p.depth.is_some()) => SuiteKind::Depth(0),
+                None => {
+                    return Err(format!(
+                        "suite '{name}' gives no depth: add '#! depth=D' or '#! solve', a depth= per line, or pass --depth"
+                    ));
+                }
+            }
+        };
+        Ok(suite)
+    }
+
+    /// Overrides every position's depth (the `--depth` flag).
+    pub fn set_depth(&mut self, depth: i32) {
+        self.kind = SuiteKind::Depth(depth);
+        for p in &mut self.positions {
+            p.depth = None;
+        }
+    }
+
+    /// The depth position `i` is searched to (`None` when solving).
+    pub fn depth_of(&self, i: usize) -> Option<i32> {
+        match self.kind {
+            SuiteKind::Solve => None,
+            SuiteKind::Depth(d) => Some(self.positions[i].depth.unwrap_or(d)),
+        }
+    }
+}
+
+/// A depth in `1..=MAX_DEPTH`.
+pub fn parse_depth(v: &str) -> Result<i32, String> {
+    match v.trim().parse::<i32>() {
+        Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(d),
+        _ => Err(format!("depth '{v}' must be a whole number from 1 to {MAX_DEPTH}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_suites_load() {
+        for (name, game, _) in EMBEDDED {
+            let s = Suite::load(name, Some(game)).unwrap();
+            assert!(!s.positions.is_empty(), "{name}");
+        }
+        let ffo = Suite::load("othello-ffo", None).unwrap();
+        assert_eq!(ffo.positions[0].expected_score, Some(38));
+        assert_eq!(ffo.positions[0].best_moves, vec!["a2".to_string()]);
+    }
+
+    #[test]
+    fn file_format_fields_and_errors() {
+        let s = Suite::parse("t", "#! depth=5\nb=3,d=4,seed=1 ; score=+7 ; best=0,2 ; id=x\n", GameName::Synthetic, None)
+            .unwrap();
+        assert_eq!(s.kind, SuiteKind::Depth(5));
+        assert_eq!(s.positions[0].expected_score, Some(7));
+        assert_eq!(s.positions[0].best_moves, vec!["0", "2"]);
+        let e = Suite::parse("t", "#! depth=5\nb=3,d=4,seed=1 ; colour=red\n", GameName::Synthetic, None).unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(Suite::parse("t", "b=3,d=4,seed=1\n", GameName::Synthetic, None).is_err(), "no depth");
+        assert!(Suite::load("no-such-suite", None).is_err());
+    }
+}

@@ -1,0 +1,94 @@
+//! The bench end to end on tiny suites: tables, results.json, plots that decode,
+//! and wrong answers flagged.
+
+use splitpoint::Algorithm;
+use splitpoint_bench::suite::{GameName, Suite};
+use splitpoint_bench::{BenchOptions, run};
+
+fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
+    BenchOptions {
+        suite,
+        algorithms: Algorithm::ALL.to_vec(),
+        threads: vec![1, 2, 3],
+        runs: 2,
+        hash_mib: 1,
+        exact: true,
+        out,
+        quiet: true,
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("splitpoint-bench-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn tiny_suite_end_to_end() {
+    let dir = temp_dir("tiny");
+    let report = run(&options(Suite::load("synthetic-tiny", Some(GameName::Synthetic)).unwrap(), Some(dir.clone()))).unwrap();
+    assert_eq!(report.wrong(), 0, "{}", report.markdown);
+    // A table per algorithm and the summary, with oversubscription marked on 2 cores or fewer.
+    for a in Algorithm::ALL {
+        assert!(report.markdown.contains(&format!("### {}\n", a.name())), "{a} table missing");
+    }
+    assert!(report.markdown.contains("| CPUS | Time (s) | Speedup | Nodes | NPS |"));
+    assert!(report.markdown.contains("### Summary"));
+
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+    assert!(json["machine"]["cores"].as_u64().unwrap() >= 1);
+    assert!(json["machine"]["git_commit"].is_string());
+    let configs = 1 + (Algorithm::ALL.len() - 1) * 3;
+    assert_eq!(json["measurements"].as_array().unwrap().len(), configs * 2 * 2);
+    assert_eq!(json["rows"].as_array().unwrap().len(), configs);
+
+    for svg in ["speedup.svg", "time_vs_depth.svg"] {
+        let text = std::fs::read_to_string(dir.join(svg)).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{svg}: {e}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        assert!(doc.descendants().any(|n| n.is_text() && n.text().unwrap_or("").contains("ybw")), "{svg} has a legend");
+    }
+    let decoder = png::Decoder::new(std::fs::File::open(dir.join("speedup.png")).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (900, 600));
+    assert!(buf.iter().any(|&b| b < 128), "the PNG is not blank");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_planted_wrong_score_is_flagged() {
+    let suite = Suite::parse(
+        "planted",
+        "#! depth=5\nb=4,d=5,seed=3 ; score=12345\nb=4,d=5,seed=4\n",
+        GameName::Synthetic,
+        None,
+    )
+    .unwrap();
+    let mut opts = options(suite, None);
+    opts.algorithms = vec![Algorithm::Serial, Algorithm::Ybw { strong: false }];
+    opts.threads = vec![2];
+    opts.runs = 1;
+    let report = run(&opts).unwrap();
+    assert_eq!(report.wrong(), 3, "serial × 1, ybw × 1 and ybw × 2 each miss position 1");
+    assert!(report.markdown.contains("WRONG ANSWERS"));
+}
+
+#[test]
+fn othello_solve_suite_checks_known_scores() {
+    // A near-final FFO-like position: solved by every configuration, checked against serial.
+    let suite = Suite::parse(
+        "endgame",
+        "#! solve\nO--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXXX--OOOOXXXXOOOOXXXOOOXXX X\n",
+        GameName::Othello,
+        None,
+    )
+    .unwrap();
+    let mut opts = options(suite, None);
+    opts.runs = 1;
+    opts.threads = vec![2];
+    let report = run(&opts).unwrap();
+    assert_eq!(report.wrong(), 0, "{}", report.markdown);
+}
