@@ -73,7 +73,10 @@ pub struct BenchReport {
 impl BenchReport {
     /// Searches whose answer was wrong.
     pub fn wrong(&self) -> usize {
-        self.measurements.iter().filter(|m| m.verdict.is_wrong()).count()
+        self.measurements
+            .iter()
+            .filter(|m| m.verdict.is_wrong())
+            .count()
     }
 }
 
@@ -84,7 +87,10 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
     threads.push(1);
     threads.sort_unstable();
     threads.dedup();
-    let mut configs = vec![Config { algorithm: Algorithm::Serial, threads: 1 }];
+    let mut configs = vec![Config {
+        algorithm: Algorithm::Serial,
+        threads: 1,
+    }];
     for &algorithm in &options.algorithms {
         if algorithm == Algorithm::Serial {
             continue;
@@ -97,7 +103,10 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
 /// The limits a solve of `pos` uses: one exact iteration deep enough to end
 /// the game whatever the passes.
 pub fn solve_limits(pos: &Othello) -> Limits {
-    Limits { single_iteration: true, ..Limits::to_depth(2 * pos.empty_count() as i32 + 2).exact() }
+    Limits {
+        single_iteration: true,
+        ..Limits::to_depth(2 * pos.empty_count() as i32 + 2).exact()
+    }
 }
 
 /// Runs the bench.
@@ -110,31 +119,64 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let cores = machine::cores();
     let max_threads = configs.iter().map(|c| c.threads).max().unwrap_or(1);
     let sweep = depth_sweep(suite);
-    let sweep_algorithms: Vec<Algorithm> = configs.iter().map(|c| c.algorithm).fold(vec![], |mut v, a| {
-        if !v.contains(&a) {
-            v.push(a);
-        }
-        v
-    });
-    let total = (configs.len() * options.runs + sweep.len() * sweep_algorithms.len()) * suite.positions.len();
+    let sweep_algorithms: Vec<Algorithm> =
+        configs
+            .iter()
+            .map(|c| c.algorithm)
+            .fold(vec![], |mut v, a| {
+                if !v.contains(&a) {
+                    v.push(a);
+                }
+                v
+            });
+    let total = (configs.len() * options.runs + sweep.len() * sweep_algorithms.len())
+        * suite.positions.len();
     let progress = progress_bar(total as u64, options.quiet);
-    let job = Job { suite, configs: &configs, runs: options.runs, hash_mib: options.hash_mib, exact: options.exact, progress: &progress };
+    let job = Job {
+        suite,
+        configs: &configs,
+        runs: options.runs,
+        hash_mib: options.hash_mib,
+        exact: options.exact,
+        progress: &progress,
+    };
 
     let exact = options.exact;
     let (measurements, mut series) = match (suite.game, suite.kind) {
-        (GameName::Othello, SuiteKind::Solve) => measure(&job, OthelloExact, |p: &Othello, _| solve_limits(p), &[], &[])?,
-        (GameName::Othello, _) => {
-            measure(&job, OthelloEval, move |_: &Othello, d| depth_limits(d, exact), &sweep, &sweep_algorithms)?
-        }
-        (GameName::Synthetic, _) => {
-            measure(&job, SyntheticEval, move |_: &Synthetic, d| depth_limits(d, exact), &sweep, &sweep_algorithms)?
-        }
+        (GameName::Othello, SuiteKind::Solve) => measure(
+            &job,
+            OthelloExact,
+            |p: &Othello, _| solve_limits(p),
+            &[],
+            &[],
+        )?,
+        (GameName::Othello, _) => measure(
+            &job,
+            OthelloEval,
+            move |_: &Othello, d| depth_limits(d, exact),
+            &sweep,
+            &sweep_algorithms,
+        )?,
+        (GameName::Synthetic, _) => measure(
+            &job,
+            SyntheticEval,
+            move |_: &Synthetic, d| depth_limits(d, exact),
+            &sweep,
+            &sweep_algorithms,
+        )?,
     };
     progress.finish_and_clear();
 
     let rows = report::rows(&configs, &measurements, options.runs, cores);
     complete_series(suite, &measurements, &rows, max_threads, &mut series);
-    let markdown = report::markdown(suite, exact || suite.kind == SuiteKind::Solve, options.runs, cores, &rows, &measurements);
+    let markdown = report::markdown(
+        suite,
+        exact || suite.kind == SuiteKind::Solve,
+        options.runs,
+        cores,
+        &rows,
+        &measurements,
+    );
     let report = BenchReport {
         machine: Machine::detect(),
         suite: suite.clone(),
@@ -160,7 +202,9 @@ fn depth_limits(depth: Option<i32>, exact: bool) -> Limits {
 /// a uniform suite depth (the suite depth itself comes from the main runs).
 fn depth_sweep(suite: &Suite) -> Vec<i32> {
     match suite.kind {
-        SuiteKind::Depth(d) if d > 0 && suite.positions.iter().all(|p| p.depth.is_none()) => ((d - 4).max(1)..d).collect(),
+        SuiteKind::Depth(d) if d > 0 && suite.positions.iter().all(|p| p.depth.is_none()) => {
+            ((d - 4).max(1)..d).collect()
+        }
         _ => vec![],
     }
 }
@@ -178,10 +222,25 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
     let mut series = Vec::new();
     if !sweep.is_empty() {
         for &algorithm in sweep_algorithms {
-            let threads = if algorithm == Algorithm::Serial { 1 } else { max_threads };
+            let threads = if algorithm == Algorithm::Serial {
+                1
+            } else {
+                max_threads
+            };
             let config = Config { algorithm, threads };
-            let points = runner::time_by_depth(job.suite, config, sweep, job.hash_mib, eval.clone(), limits, job.progress)?;
-            series.push(DepthSeries { label: format!("{algorithm} × {threads}"), points });
+            let points = runner::time_by_depth(
+                job.suite,
+                config,
+                sweep,
+                job.hash_mib,
+                eval.clone(),
+                limits,
+                job.progress,
+            )?;
+            series.push(DepthSeries {
+                label: format!("{algorithm} × {threads}"),
+                points,
+            });
         }
     }
     Ok((measurements, series))
@@ -190,8 +249,24 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
 /// Adds the main runs' points to the time-against-depth series: the suite
 /// depth for uniform suites, else one point per position depth (or number of
 /// empties, for solves), averaged.
-fn complete_series(suite: &Suite, measurements: &[Measurement], rows: &[Row], max_threads: usize, series: &mut Vec<DepthSeries>) {
-    let chosen: Vec<&Row> = rows.iter().filter(|r| r.threads == if r.algorithm == "serial" { 1 } else { max_threads }).collect();
+fn complete_series(
+    suite: &Suite,
+    measurements: &[Measurement],
+    rows: &[Row],
+    max_threads: usize,
+    series: &mut Vec<DepthSeries>,
+) {
+    let chosen: Vec<&Row> = rows
+        .iter()
+        .filter(|r| {
+            r.threads
+                == if r.algorithm == "serial" {
+                    1
+                } else {
+                    max_threads
+                }
+        })
+        .collect();
     if !series.is_empty() {
         if let SuiteKind::Depth(d) = suite.kind {
             for (s, r) in series.iter_mut().zip(&chosen) {
@@ -202,7 +277,10 @@ fn complete_series(suite: &Suite, measurements: &[Measurement], rows: &[Row], ma
     }
     for r in chosen {
         let mut by_x: Vec<(i32, f64, usize)> = Vec::new();
-        for m in measurements.iter().filter(|m| m.algorithm == r.algorithm && m.threads == r.threads) {
+        for m in measurements
+            .iter()
+            .filter(|m| m.algorithm == r.algorithm && m.threads == r.threads)
+        {
             let x = match suite.kind {
                 SuiteKind::Solve => (m.depth - 2) / 2, // the number of empties
                 SuiteKind::Depth(_) => m.depth,
@@ -216,8 +294,14 @@ fn complete_series(suite: &Suite, measurements: &[Measurement], rows: &[Row], ma
             }
         }
         by_x.sort_by_key(|e| e.0);
-        let points = by_x.into_iter().map(|(x, t, n)| (x, t / n as f64)).collect();
-        series.push(DepthSeries { label: format!("{} × {}", r.algorithm, r.threads), points });
+        let points = by_x
+            .into_iter()
+            .map(|(x, t, n)| (x, t / n as f64))
+            .collect();
+        series.push(DepthSeries {
+            label: format!("{} × {}", r.algorithm, r.threads),
+            points,
+        });
     }
 }
 
@@ -226,7 +310,9 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} searches, ETA {eta} {msg}") {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} searches, ETA {eta} {msg}",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
@@ -239,6 +325,15 @@ fn write_outputs(dir: &std::path::Path, report: &BenchReport, cores: usize) -> R
     std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let title = format!("{}: speedup", report.suite.name);
     plot::speedup(dir, &title, &report.rows, cores)?;
-    let x_desc = if report.suite.kind == SuiteKind::Solve { "Empty squares (solve depth)" } else { "Search depth (plies)" };
-    plot::time_vs_depth(dir, &format!("{}: time against depth", report.suite.name), x_desc, &report.time_by_depth)
+    let x_desc = if report.suite.kind == SuiteKind::Solve {
+        "Empty squares (solve depth)"
+    } else {
+        "Search depth (plies)"
+    };
+    plot::time_vs_depth(
+        dir,
+        &format!("{}: time against depth", report.suite.name),
+        x_desc,
+        &report.time_by_depth,
+    )
 }

@@ -21,18 +21,29 @@ impl Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let cpu_model = cpuinfo
             .lines()
-            .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split_once(':')).map(|(_, m)| m.trim().to_string()))
+            .find_map(|l| {
+                l.strip_prefix("model name")
+                    .and_then(|r| r.split_once(':'))
+                    .map(|(_, m)| m.trim().to_string())
+            })
             .unwrap_or_else(|| std::env::consts::ARCH.to_string());
         let os_release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
         let os = os_release
             .lines()
-            .find_map(|l| l.strip_prefix("PRETTY_NAME=").map(|v| v.trim_matches('"').to_string()))
+            .find_map(|l| {
+                l.strip_prefix("PRETTY_NAME=")
+                    .map(|v| v.trim_matches('"').to_string())
+            })
             .unwrap_or_else(|| std::env::consts::OS.to_string());
         Machine {
             cores: cores(),
             cpu_model,
             os,
-            build_profile: if cfg!(debug_assertions) { "debug" } else { "release" },
+            build_profile: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            },
             git_commit: env!("SPLITPOINT_GIT_COMMIT"),
         }
     }

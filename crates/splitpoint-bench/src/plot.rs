@@ -68,7 +68,12 @@ fn algorithms(rows: &[Row]) -> Vec<String> {
     names
 }
 
-fn draw_speedup<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, rows: &[Row], cores: usize) -> PlotResult {
+fn draw_speedup<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    rows: &[Row],
+    cores: usize,
+) -> PlotResult {
     area.fill(&WHITE).map_err(err)?;
     let max_t = rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
     let max_s = rows.iter().map(|r| r.speedup).fold(max_t, f64::max) * 1.05;
@@ -79,16 +84,31 @@ fn draw_speedup<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, 
         .y_label_area_size(55)
         .build_cartesian_2d(0.5f64..max_t + 0.5, 0f64..max_s)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("CPUs (threads)").y_desc("Speedup over 1 thread").draw().map_err(err)?;
     chart
-        .draw_series(DashedLineSeries::new(vec![(1.0, 1.0), (max_t, max_t)], 8, 6, BLACK.stroke_width(1)))
+        .configure_mesh()
+        .x_desc("CPUs (threads)")
+        .y_desc("Speedup over 1 thread")
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(DashedLineSeries::new(
+            vec![(1.0, 1.0), (max_t, max_t)],
+            8,
+            6,
+            BLACK.stroke_width(1),
+        ))
         .map_err(err)?
         .label("ideal")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
     if (cores as f64) < max_t {
         let x = cores as f64 + 0.5;
         chart
-            .draw_series(DashedLineSeries::new(vec![(x, 0.0), (x, max_s)], 3, 5, RED.mix(0.6).stroke_width(1)))
+            .draw_series(DashedLineSeries::new(
+                vec![(x, 0.0), (x, max_s)],
+                3,
+                5,
+                RED.mix(0.6).stroke_width(1),
+            ))
             .map_err(err)?;
         chart
             .draw_series(std::iter::once(Text::new(
@@ -100,14 +120,25 @@ fn draw_speedup<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, 
     }
     for (i, name) in algorithms(rows).iter().enumerate() {
         let color = palette(i);
-        let points: Vec<(f64, f64)> =
-            rows.iter().filter(|r| &r.algorithm == name).map(|r| (r.threads as f64, r.speedup)).collect();
+        let points: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| &r.algorithm == name)
+            .map(|r| (r.threads as f64, r.speedup))
+            .collect();
         chart
             .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
             .map_err(err)?
             .label(name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-        chart.draw_series(points.into_iter().map(|p| Circle::new(p, 4, color.filled()))).map_err(err)?;
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 4, color.filled())),
+            )
+            .map_err(err)?;
     }
     chart
         .configure_series_labels()
@@ -140,10 +171,20 @@ pub fn time_vs_depth(dir: &Path, title: &str, x_desc: &str, series: &[DepthSerie
     area.fill(&WHITE).map_err(err)?;
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let (min_d, max_d) = xs.fold((i32::MAX, i32::MIN), |(lo, hi), d| (lo.min(d), hi.max(d)));
-    let (min_d, max_d) = if min_d > max_d { (0, 1) } else { (min_d, max_d.max(min_d + 1)) };
-    let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1.max(1e-5)));
+    let (min_d, max_d) = if min_d > max_d {
+        (0, 1)
+    } else {
+        (min_d, max_d.max(min_d + 1))
+    };
+    let ys = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1.max(1e-5)));
     let (min_t, max_t) = ys.fold((f64::MAX, f64::MIN), |(lo, hi), t| (lo.min(t), hi.max(t)));
-    let (min_t, max_t) = if min_t > max_t { (1e-3, 1.0) } else { (min_t / 1.5, max_t * 1.5) };
+    let (min_t, max_t) = if min_t > max_t {
+        (1e-3, 1.0)
+    } else {
+        (min_t / 1.5, max_t * 1.5)
+    };
     let mut chart = ChartBuilder::on(&area)
         .caption(title, ("sans-serif", 22))
         .margin(20)
@@ -151,7 +192,12 @@ pub fn time_vs_depth(dir: &Path, title: &str, x_desc: &str, series: &[DepthSerie
         .y_label_area_size(65)
         .build_cartesian_2d(min_d..max_d, (min_t..max_t).log_scale())
         .map_err(err)?;
-    chart.configure_mesh().x_desc(x_desc).y_desc("Time (s, log scale)").draw().map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("Time (s, log scale)")
+        .draw()
+        .map_err(err)?;
     for (i, s) in series.iter().enumerate() {
         let color = palette(i);
         let points: Vec<(i32, f64)> = s.points.iter().map(|&(d, t)| (d, t.max(1e-5))).collect();
@@ -159,8 +205,16 @@ pub fn time_vs_depth(dir: &Path, title: &str, x_desc: &str, series: &[DepthSerie
             .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
             .map_err(err)?
             .label(s.label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-        chart.draw_series(points.into_iter().map(|p| Circle::new(p, 4, color.filled()))).map_err(err)?;
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 4, color.filled())),
+            )
+            .map_err(err)?;
     }
     chart
         .configure_series_labels()

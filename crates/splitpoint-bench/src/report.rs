@@ -55,7 +55,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Aggregates `measurements` into one row per configuration.
-pub fn rows(configs: &[Config], measurements: &[Measurement], runs: usize, cores: usize) -> Vec<Row> {
+pub fn rows(
+    configs: &[Config],
+    measurements: &[Measurement],
+    runs: usize,
+    cores: usize,
+) -> Vec<Row> {
     struct Totals {
         seconds: f64,
         nodes: u64,
@@ -66,15 +71,26 @@ pub fn rows(configs: &[Config], measurements: &[Measurement], runs: usize, cores
     let totals = |c: &Config| -> Vec<Totals> {
         (0..runs)
             .map(|run| {
-                let ms = measurements.iter().filter(|m| m.algorithm == c.algorithm.name() && m.threads == c.threads && m.run == run);
-                ms.fold(Totals { seconds: 0.0, nodes: 0, splits: 0, aborted: 0, idle_micros: 0 }, |mut t, m| {
-                    t.seconds += m.seconds;
-                    t.nodes += m.nodes;
-                    t.splits += m.splits;
-                    t.aborted += m.aborted_nodes;
-                    t.idle_micros += m.idle_micros;
-                    t
-                })
+                let ms = measurements.iter().filter(|m| {
+                    m.algorithm == c.algorithm.name() && m.threads == c.threads && m.run == run
+                });
+                ms.fold(
+                    Totals {
+                        seconds: 0.0,
+                        nodes: 0,
+                        splits: 0,
+                        aborted: 0,
+                        idle_micros: 0,
+                    },
+                    |mut t, m| {
+                        t.seconds += m.seconds;
+                        t.nodes += m.nodes;
+                        t.splits += m.splits;
+                        t.aborted += m.aborted_nodes;
+                        t.idle_micros += m.idle_micros;
+                        t
+                    },
+                )
             })
             .collect()
     };
@@ -103,14 +119,24 @@ pub fn rows(configs: &[Config], measurements: &[Measurement], runs: usize, cores
                 idle: mid.idle_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
                 wrong: measurements
                     .iter()
-                    .filter(|m| m.algorithm == c.algorithm.name() && m.threads == c.threads && m.verdict.is_wrong())
+                    .filter(|m| {
+                        m.algorithm == c.algorithm.name()
+                            && m.threads == c.threads
+                            && m.verdict.is_wrong()
+                    })
                     .count(),
             }
         })
         .collect();
-    let serial = rows.iter().find(|r| r.algorithm == "serial" && r.threads == 1).map(|r| (r.seconds, r.nodes));
-    let own_single: Vec<(String, f64)> =
-        rows.iter().filter(|r| r.threads == 1).map(|r| (r.algorithm.clone(), r.seconds)).collect();
+    let serial = rows
+        .iter()
+        .find(|r| r.algorithm == "serial" && r.threads == 1)
+        .map(|r| (r.seconds, r.nodes));
+    let own_single: Vec<(String, f64)> = rows
+        .iter()
+        .filter(|r| r.threads == 1)
+        .map(|r| (r.algorithm.clone(), r.seconds))
+        .collect();
     for r in &mut rows {
         if let Some((_, t1)) = own_single.iter().find(|(a, _)| *a == r.algorithm) {
             r.speedup = t1 / r.seconds.max(1e-9);
@@ -136,11 +162,22 @@ fn si(x: f64) -> String {
 }
 
 fn cpus(r: &Row) -> String {
-    if r.oversubscribed { format!("{}*", r.threads) } else { r.threads.to_string() }
+    if r.oversubscribed {
+        format!("{}*", r.threads)
+    } else {
+        r.threads.to_string()
+    }
 }
 
 /// The markdown report: a table per algorithm, a summary, and every wrong answer.
-pub fn markdown(suite: &Suite, exact: bool, runs: usize, cores: usize, rows: &[Row], measurements: &[Measurement]) -> String {
+pub fn markdown(
+    suite: &Suite,
+    exact: bool,
+    runs: usize,
+    cores: usize,
+    rows: &[Row],
+    measurements: &[Measurement],
+) -> String {
     let mut s = String::new();
     let how = match suite.kind {
         SuiteKind::Solve => "solved exactly".to_string(),
@@ -163,8 +200,14 @@ pub fn markdown(suite: &Suite, exact: bool, runs: usize, cores: usize, rows: &[R
     }
     for a in &algorithms {
         let _ = writeln!(s, "### {a}\n");
-        let _ = writeln!(s, "| CPUS | Time (s) | Speedup | Nodes | NPS | vs serial | Overhead | Splits | Aborted | Idle | Wrong |");
-        let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(
+            s,
+            "| CPUS | Time (s) | Speedup | Nodes | NPS | vs serial | Overhead | Splits | Aborted | Idle | Wrong |"
+        );
+        let _ = writeln!(
+            s,
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
         for r in rows.iter().filter(|r| r.algorithm == *a) {
             let _ = writeln!(
                 s,
@@ -181,7 +224,11 @@ pub fn markdown(suite: &Suite, exact: bool, runs: usize, cores: usize, rows: &[R
                 r.splits,
                 si(r.aborted_nodes as f64),
                 100.0 * r.idle,
-                if r.wrong == 0 { "0".to_string() } else { format!("**{}**", r.wrong) }
+                if r.wrong == 0 {
+                    "0".to_string()
+                } else {
+                    format!("**{}**", r.wrong)
+                }
             );
         }
         s.push('\n');
@@ -189,25 +236,53 @@ pub fn markdown(suite: &Suite, exact: bool, runs: usize, cores: usize, rows: &[R
     let mut threads: Vec<usize> = rows.iter().map(|r| r.threads).collect();
     threads.sort_unstable();
     threads.dedup();
-    let _ = writeln!(s, "### Summary: speedup over each algorithm's own 1-thread time\n");
-    let head: Vec<String> = threads.iter().map(|&t| if t > cores { format!("{t}*") } else { t.to_string() }).collect();
+    let _ = writeln!(
+        s,
+        "### Summary: speedup over each algorithm's own 1-thread time\n"
+    );
+    let head: Vec<String> = threads
+        .iter()
+        .map(|&t| {
+            if t > cores {
+                format!("{t}*")
+            } else {
+                t.to_string()
+            }
+        })
+        .collect();
     let _ = writeln!(s, "| Algorithm | {} |", head.join(" | "));
     let _ = writeln!(s, "|---|{}", "---:|".repeat(threads.len()));
     for a in &algorithms {
         let cells: Vec<String> = threads
             .iter()
-            .map(|&t| rows.iter().find(|r| r.algorithm == *a && r.threads == t).map_or("–".into(), |r| format!("{:.2}", r.speedup)))
+            .map(|&t| {
+                rows.iter()
+                    .find(|r| r.algorithm == *a && r.threads == t)
+                    .map_or("–".into(), |r| format!("{:.2}", r.speedup))
+            })
             .collect();
         let _ = writeln!(s, "| {a} | {} |", cells.join(" | "));
     }
     if threads.iter().any(|&t| t > cores) {
-        let _ = writeln!(s, "\n`*` oversubscribed: more threads than this machine's {cores} cores.");
+        let _ = writeln!(
+            s,
+            "\n`*` oversubscribed: more threads than this machine's {cores} cores."
+        );
     }
-    let wrong: Vec<&Measurement> = measurements.iter().filter(|m| m.verdict.is_wrong()).collect();
-    let differs = measurements.iter().filter(|m| !m.verdict.is_wrong() && m.verdict != crate::runner::Verdict::Ok).count();
+    let wrong: Vec<&Measurement> = measurements
+        .iter()
+        .filter(|m| m.verdict.is_wrong())
+        .collect();
+    let differs = measurements
+        .iter()
+        .filter(|m| !m.verdict.is_wrong() && m.verdict != crate::runner::Verdict::Ok)
+        .count();
     if !wrong.is_empty() {
         let _ = writeln!(s, "\n### WRONG ANSWERS ({})\n", wrong.len());
-        let _ = writeln!(s, "| Algorithm | CPUS | Run | Position | Score | Move | Problem |");
+        let _ = writeln!(
+            s,
+            "| Algorithm | CPUS | Run | Position | Score | Move | Problem |"
+        );
         let _ = writeln!(s, "|---|---:|---:|---|---:|---|---|");
         for m in wrong {
             let _ = writeln!(
@@ -223,10 +298,17 @@ pub fn markdown(suite: &Suite, exact: bool, runs: usize, cores: usize, rows: &[R
             );
         }
     } else {
-        let _ = writeln!(s, "\nEvery answer agrees with the suite's known results{}.", if exact { " and with serial search" } else { "" });
+        let _ = writeln!(
+            s,
+            "\nEvery answer agrees with the suite's known results{}.",
+            if exact { " and with serial search" } else { "" }
+        );
     }
     if differs > 0 {
-        let _ = writeln!(s, "{differs} normal-mode scores differ from serial (allowed outside exact mode).");
+        let _ = writeln!(
+            s,
+            "{differs} normal-mode scores differ from serial (allowed outside exact mode)."
+        );
     }
     s
 }

@@ -119,7 +119,9 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
     let positions: Vec<G> = suite
         .positions
         .iter()
-        .map(|p| G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id)))
+        .map(|p| {
+            G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id))
+        })
         .collect::<Result<_, _>>()?;
     let mut engines: Vec<Engine<G, E>> = job
         .configs
@@ -133,7 +135,13 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
     let mut out = Vec::new();
     for run in 0..job.runs {
         for (config, engine) in job.configs.iter().zip(&mut engines) {
-            job.progress.set_message(format!("run {}/{}: {} × {}", run + 1, job.runs, config.algorithm, config.threads));
+            job.progress.set_message(format!(
+                "run {}/{}: {} × {}",
+                run + 1,
+                job.runs,
+                config.algorithm,
+                config.threads
+            ));
             for (i, pos) in positions.iter().enumerate() {
                 let limits = limits(pos, suite.depth_of(i));
                 engine.clear();
@@ -147,7 +155,9 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                     seconds: r.elapsed.as_secs_f64(),
                     nodes: r.stats.nodes,
                     score: r.score,
-                    best_move: r.best_move.map_or_else(|| "-".to_string(), |m| pos.move_text(m)),
+                    best_move: r
+                        .best_move
+                        .map_or_else(|| "-".to_string(), |m| pos.move_text(m)),
                     splits: r.stats.splits,
                     splits_refused: r.stats.splits_refused,
                     aborted_nodes: r.stats.aborted_nodes,
@@ -165,16 +175,42 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
 /// Checks every answer against the suite's known results and, in exact mode,
 /// against the serial reference (configuration 0, run 0).
 fn judge(job: &Job, measurements: &mut [Measurement]) {
-    let reference: Vec<Score> = measurements.iter().take(job.suite.positions.len()).map(|m| m.score).collect();
+    let reference: Vec<Score> = measurements
+        .iter()
+        .take(job.suite.positions.len())
+        .map(|m| m.score)
+        .collect();
     for m in measurements.iter_mut() {
-        let i = job.suite.positions.iter().position(|p| p.id == m.position).expect("measured positions are the suite's");
+        let i = job
+            .suite
+            .positions
+            .iter()
+            .position(|p| p.id == m.position)
+            .expect("measured positions are the suite's");
         let known = &job.suite.positions[i];
         m.verdict = if known.expected_score.is_some_and(|s| s != m.score) {
-            Verdict::WrongScore { expected: known.expected_score.unwrap_or_default() }
-        } else if !known.best_moves.is_empty() && !known.best_moves.iter().any(|b| b.eq_ignore_ascii_case(&m.best_move)) {
-            Verdict::WrongMove { expected: known.best_moves.clone() }
+            Verdict::WrongScore {
+                expected: known.expected_score.unwrap_or_default(),
+            }
+        } else if !known.best_moves.is_empty()
+            && !known
+                .best_moves
+                .iter()
+                .any(|b| b.eq_ignore_ascii_case(&m.best_move))
+        {
+            Verdict::WrongMove {
+                expected: known.best_moves.clone(),
+            }
         } else if m.score != reference[i] {
-            if job.exact { Verdict::DiffersFromSerial { serial: reference[i] } } else { Verdict::NormalModeDiffers { serial: reference[i] } }
+            if job.exact {
+                Verdict::DiffersFromSerial {
+                    serial: reference[i],
+                }
+            } else {
+                Verdict::NormalModeDiffers {
+                    serial: reference[i],
+                }
+            }
         } else {
             Verdict::Ok
         };
@@ -198,17 +234,25 @@ pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
     let positions: Vec<G> = suite
         .positions
         .iter()
-        .map(|p| G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id)))
+        .map(|p| {
+            G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id))
+        })
         .collect::<Result<_, _>>()?;
     let mut engine = Engine::new(eval, hash_mib);
     engine.set_parallelism(config.algorithm, config.threads);
     let mut points = Vec::new();
     for &depth in depths {
-        progress.set_message(format!("time by depth: {} × {} at depth {depth}", config.algorithm, config.threads));
+        progress.set_message(format!(
+            "time by depth: {} × {} at depth {depth}",
+            config.algorithm, config.threads
+        ));
         let mut seconds = 0.0;
         for pos in &positions {
             engine.clear();
-            seconds += engine.search(pos, &limits(pos, Some(depth))).elapsed.as_secs_f64();
+            seconds += engine
+                .search(pos, &limits(pos, Some(depth)))
+                .elapsed
+                .as_secs_f64();
             progress.inc(1);
         }
         points.push((depth, seconds));

@@ -70,7 +70,9 @@ impl FromStr for GameName {
         GameName::ALL
             .into_iter()
             .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown game '{s}' for the bench (expected othello or synthetic)"))
+            .ok_or_else(|| {
+                format!("unknown game '{s}' for the bench (expected othello or synthetic)")
+            })
     }
 }
 
@@ -114,12 +116,36 @@ pub struct Suite {
 
 /// The embedded suites: name, game, description.
 pub const EMBEDDED: [(&str, GameName, &str); 6] = [
-    ("othello-mid", GameName::Othello, "12 Othello midgame positions, depth 8"),
-    ("othello-ffo", GameName::Othello, "FFO endgames #40-#44 (20-22 empties), solved exactly"),
-    ("othello-ffo-all", GameName::Othello, "FFO endgames #40-#59 (20-34 empties), solved exactly: long"),
-    ("othello-tiny", GameName::Othello, "3 Othello positions at depth 4, for tests"),
-    ("synthetic", GameName::Synthetic, "6 synthetic trees searched to their leaves"),
-    ("synthetic-tiny", GameName::Synthetic, "2 small synthetic trees, for tests"),
+    (
+        "othello-mid",
+        GameName::Othello,
+        "12 Othello midgame positions, depth 10",
+    ),
+    (
+        "othello-ffo",
+        GameName::Othello,
+        "FFO endgames #40-#44 (20-22 empties), solved exactly",
+    ),
+    (
+        "othello-ffo-all",
+        GameName::Othello,
+        "FFO endgames #40-#59 (20-34 empties), solved exactly: long",
+    ),
+    (
+        "othello-tiny",
+        GameName::Othello,
+        "3 Othello positions at depth 4, for tests",
+    ),
+    (
+        "synthetic",
+        GameName::Synthetic,
+        "6 synthetic trees searched to their leaves",
+    ),
+    (
+        "synthetic-tiny",
+        GameName::Synthetic,
+        "2 small synthetic trees, for tests",
+    ),
 ];
 
 impl Suite {
@@ -130,21 +156,41 @@ impl Suite {
     /// line (with its number).
     pub fn load(name_or_path: &str, game: Option<GameName>) -> Result<Suite, String> {
         let suite = match name_or_path {
-            "othello-mid" => Suite::parse("othello-mid", include_str!("../data/othello-mid.txt"), GameName::Othello, Some(8)),
+            "othello-mid" => Suite::parse(
+                "othello-mid",
+                include_str!("../data/othello-mid.txt"),
+                GameName::Othello,
+                Some(10),
+            ),
             "othello-tiny" => {
-                let text: String = include_str!("../data/othello-mid.txt").lines().take(5).collect::<Vec<_>>().join("\n");
+                let text: String = include_str!("../data/othello-mid.txt")
+                    .lines()
+                    .take(5)
+                    .collect::<Vec<_>>()
+                    .join("\n");
                 Suite::parse("othello-tiny", &text, GameName::Othello, Some(4))
             }
             "othello-ffo" => Ok(Suite::ffo("othello-ffo", 40..=44)),
             "othello-ffo-all" => Ok(Suite::ffo("othello-ffo-all", 40..=59)),
-            "synthetic" => Suite::parse("synthetic", include_str!("../data/synthetic.txt"), GameName::Synthetic, None),
-            "synthetic-tiny" => {
-                Suite::parse("synthetic-tiny", include_str!("../data/synthetic-tiny.txt"), GameName::Synthetic, None)
-            }
+            "synthetic" => Suite::parse(
+                "synthetic",
+                include_str!("../data/synthetic.txt"),
+                GameName::Synthetic,
+                None,
+            ),
+            "synthetic-tiny" => Suite::parse(
+                "synthetic-tiny",
+                include_str!("../data/synthetic-tiny.txt"),
+                GameName::Synthetic,
+                None,
+            ),
             path => {
                 let text = std::fs::read_to_string(path).map_err(|e| {
                     let names: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
-                    format!("suite '{path}' is neither an embedded suite ({}) nor a readable file: {e}", names.join(", "))
+                    format!(
+                        "suite '{path}' is neither an embedded suite ({}) nor a readable file: {e}",
+                        names.join(", ")
+                    )
                 })?;
                 Suite::parse(path, &text, game.unwrap_or(GameName::Othello), None)
             }
@@ -152,7 +198,10 @@ impl Suite {
         if let Some(game) = game
             && game != suite.game
         {
-            return Err(format!("suite '{}' is a {} suite, not {game}", suite.name, suite.game));
+            return Err(format!(
+                "suite '{}' is a {} suite, not {game}",
+                suite.name, suite.game
+            ));
         }
         Ok(suite)
     }
@@ -172,15 +221,30 @@ impl Suite {
                 }
             })
             .collect();
-        Suite { name: name.to_string(), game: GameName::Othello, kind: SuiteKind::Solve, positions }
+        Suite {
+            name: name.to_string(),
+            game: GameName::Othello,
+            kind: SuiteKind::Solve,
+            positions,
+        }
     }
 
     /// Reads a suite in the file format of the module doc.
     ///
     /// # Errors
     /// A message with the line number of the first bad line.
-    pub fn parse(name: &str, text: &str, game: GameName, depth: Option<i32>) -> Result<Suite, String> {
-        let mut suite = Suite { name: name.to_string(), game, kind: SuiteKind::Depth(depth.unwrap_or(0)), positions: vec![] };
+    pub fn parse(
+        name: &str,
+        text: &str,
+        game: GameName,
+        depth: Option<i32>,
+    ) -> Result<Suite, String> {
+        let mut suite = Suite {
+            name: name.to_string(),
+            game,
+            kind: SuiteKind::Depth(depth.unwrap_or(0)),
+            positions: vec![],
+        };
         let mut solve = false;
         let mut suite_depth = depth;
         for (number, line) in text.lines().enumerate() {
@@ -192,7 +256,11 @@ impl Suite {
                         Some(("game", g)) => suite.game = g.parse().map_err(at)?,
                         Some(("depth", v)) => suite_depth = Some(parse_depth(v).map_err(at)?),
                         None if d == "solve" => solve = true,
-                        _ => return Err(at(format!("unknown directive '{d}' (expected game=, depth= or solve)"))),
+                        _ => {
+                            return Err(at(format!(
+                                "unknown directive '{d}' (expected game=, depth= or solve)"
+                            )));
+                        }
                     }
                 }
                 continue;
@@ -214,12 +282,21 @@ impl Suite {
                 match field.split_once('=') {
                     Some(("score", v)) => {
                         let v = v.trim().trim_start_matches('+');
-                        pos.expected_score = Some(v.parse().map_err(|_| at(format!("score '{v}' is not a number")))?);
+                        pos.expected_score = Some(
+                            v.parse()
+                                .map_err(|_| at(format!("score '{v}' is not a number")))?,
+                        );
                     }
-                    Some(("best", v)) => pos.best_moves = v.split(',').map(|m| m.trim().to_string()).collect(),
+                    Some(("best", v)) => {
+                        pos.best_moves = v.split(',').map(|m| m.trim().to_string()).collect()
+                    }
                     Some(("depth", v)) => pos.depth = Some(parse_depth(v).map_err(at)?),
                     Some(("id", v)) => pos.id = v.trim().to_string(),
-                    _ => return Err(at(format!("unknown field '{field}' (expected score=, best=, depth= or id=)"))),
+                    _ => {
+                        return Err(at(format!(
+                            "unknown field '{field}' (expected score=, best=, depth= or id=)"
+                        )));
+                    }
                 }
             }
             suite.positions.push(pos);
@@ -267,7 +344,9 @@ impl Suite {
 pub fn parse_depth(v: &str) -> Result<i32, String> {
     match v.trim().parse::<i32>() {
         Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(d),
-        _ => Err(format!("depth '{v}' must be a whole number from 1 to {MAX_DEPTH}")),
+        _ => Err(format!(
+            "depth '{v}' must be a whole number from 1 to {MAX_DEPTH}"
+        )),
     }
 }
 
@@ -288,14 +367,28 @@ mod tests {
 
     #[test]
     fn file_format_fields_and_errors() {
-        let s = Suite::parse("t", "#! depth=5\nb=3,d=4,seed=1 ; score=+7 ; best=0,2 ; id=x\n", GameName::Synthetic, None)
-            .unwrap();
+        let s = Suite::parse(
+            "t",
+            "#! depth=5\nb=3,d=4,seed=1 ; score=+7 ; best=0,2 ; id=x\n",
+            GameName::Synthetic,
+            None,
+        )
+        .unwrap();
         assert_eq!(s.kind, SuiteKind::Depth(5));
         assert_eq!(s.positions[0].expected_score, Some(7));
         assert_eq!(s.positions[0].best_moves, vec!["0", "2"]);
-        let e = Suite::parse("t", "#! depth=5\nb=3,d=4,seed=1 ; colour=red\n", GameName::Synthetic, None).unwrap_err();
+        let e = Suite::parse(
+            "t",
+            "#! depth=5\nb=3,d=4,seed=1 ; colour=red\n",
+            GameName::Synthetic,
+            None,
+        )
+        .unwrap_err();
         assert!(e.contains("line 2"), "{e}");
-        assert!(Suite::parse("t", "b=3,d=4,seed=1\n", GameName::Synthetic, None).is_err(), "no depth");
+        assert!(
+            Suite::parse("t", "b=3,d=4,seed=1\n", GameName::Synthetic, None).is_err(),
+            "no depth"
+        );
         assert!(Suite::load("no-such-suite", None).is_err());
     }
 }

@@ -19,7 +19,10 @@ fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("splitpoint-bench-test-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "splitpoint-bench-test-{name}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -27,27 +30,46 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn tiny_suite_end_to_end() {
     let dir = temp_dir("tiny");
-    let report = run(&options(Suite::load("synthetic-tiny", Some(GameName::Synthetic)).unwrap(), Some(dir.clone()))).unwrap();
+    let report = run(&options(
+        Suite::load("synthetic-tiny", Some(GameName::Synthetic)).unwrap(),
+        Some(dir.clone()),
+    ))
+    .unwrap();
     assert_eq!(report.wrong(), 0, "{}", report.markdown);
     // A table per algorithm and the summary, with oversubscription marked on 2 cores or fewer.
     for a in Algorithm::ALL {
-        assert!(report.markdown.contains(&format!("### {}\n", a.name())), "{a} table missing");
+        assert!(
+            report.markdown.contains(&format!("### {}\n", a.name())),
+            "{a} table missing"
+        );
     }
-    assert!(report.markdown.contains("| CPUS | Time (s) | Speedup | Nodes | NPS |"));
+    assert!(
+        report
+            .markdown
+            .contains("| CPUS | Time (s) | Speedup | Nodes | NPS |")
+    );
     assert!(report.markdown.contains("### Summary"));
 
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
     assert!(json["machine"]["cores"].as_u64().unwrap() >= 1);
     assert!(json["machine"]["git_commit"].is_string());
     let configs = 1 + (Algorithm::ALL.len() - 1) * 3;
-    assert_eq!(json["measurements"].as_array().unwrap().len(), configs * 2 * 2);
+    assert_eq!(
+        json["measurements"].as_array().unwrap().len(),
+        configs * 2 * 2
+    );
     assert_eq!(json["rows"].as_array().unwrap().len(), configs);
 
     for svg in ["speedup.svg", "time_vs_depth.svg"] {
         let text = std::fs::read_to_string(dir.join(svg)).unwrap();
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{svg}: {e}"));
         assert_eq!(doc.root_element().tag_name().name(), "svg");
-        assert!(doc.descendants().any(|n| n.is_text() && n.text().unwrap_or("").contains("ybw")), "{svg} has a legend");
+        assert!(
+            doc.descendants()
+                .any(|n| n.is_text() && n.text().unwrap_or("").contains("ybw")),
+            "{svg} has a legend"
+        );
     }
     let decoder = png::Decoder::new(std::fs::File::open(dir.join("speedup.png")).unwrap());
     let mut reader = decoder.read_info().unwrap();
@@ -72,7 +94,11 @@ fn a_planted_wrong_score_is_flagged() {
     opts.threads = vec![2];
     opts.runs = 1;
     let report = run(&opts).unwrap();
-    assert_eq!(report.wrong(), 3, "serial × 1, ybw × 1 and ybw × 2 each miss position 1");
+    assert_eq!(
+        report.wrong(),
+        3,
+        "serial × 1, ybw × 1 and ybw × 2 each miss position 1"
+    );
     assert!(report.markdown.contains("WRONG ANSWERS"));
 }
 
@@ -91,4 +117,51 @@ fn othello_solve_suite_checks_known_scores() {
     opts.threads = vec![2];
     let report = run(&opts).unwrap();
     assert_eq!(report.wrong(), 0, "{}", report.markdown);
+}
+
+#[test]
+fn selfplay_serial_and_ybw_play_identical_games() {
+    use splitpoint::Game;
+    use splitpoint_bench::runner::Config;
+    use splitpoint_bench::selfplay;
+    use splitpoint_games::othello::{Othello, OthelloEval};
+
+    let suite = Suite::load("othello-tiny", None).unwrap();
+    let openings: Vec<Othello> = suite
+        .positions
+        .iter()
+        .take(3)
+        .map(|p| Othello::parse_position(&p.text).unwrap())
+        .collect();
+    let a = Config {
+        algorithm: Algorithm::Serial,
+        threads: 1,
+    };
+    let b = Config {
+        algorithm: Algorithm::Ybw { strong: false },
+        threads: 2,
+    };
+    let mut played = 0;
+    let reports = selfplay::run(
+        &openings,
+        OthelloEval,
+        a,
+        b,
+        3,
+        1,
+        200,
+        Othello::final_score,
+        || played += 1,
+    );
+    assert_eq!(played, 12);
+    for r in &reports {
+        assert!(
+            r.identical,
+            "games from {} diverge at ply {:?}: {:?}",
+            r.opening, r.divergence, r.games
+        );
+        let first = &r.games[0];
+        assert!(first.moves.len() > 10, "games are played to the end");
+        assert!(r.games.iter().all(|g| g.result == first.result));
+    }
 }

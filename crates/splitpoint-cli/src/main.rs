@@ -1,1 +1,155 @@
-fn main() {}
+//! `splitpoint`: bench, selfplay, search, solve and perft from the shell.
+//!
+//! Each subcommand lives in its own module; this file holds the command-line
+//! grammar and turns failures into exit statuses: 2 and one line on stderr for
+//! bad input, 1 for a solve that disagrees with the known answer.
+
+mod bench;
+mod error;
+mod games;
+mod perft;
+mod report;
+mod search;
+mod selfplay;
+mod solve;
+
+use std::io::{self, ErrorKind};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use splitpoint::{Algorithm, Engine, Evaluator, Game};
+
+use crate::error::{Error, Result};
+
+/// Parallel alpha-beta game-tree search.
+#[derive(Parser, Debug)]
+#[command(
+    name = "splitpoint",
+    version,
+    propagate_version = true,
+    arg_required_else_help = true
+)]
+#[command(after_help = "Run 'splitpoint <COMMAND> --help' for each command's flags and examples.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Bench(bench::BenchArgs),
+    Selfplay(selfplay::SelfplayArgs),
+    Perft(perft::PerftArgs),
+    Search(search::SearchArgs),
+    Solve(solve::SolveArgs),
+}
+
+/// A position to start from, shared by the commands that take one.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The position [default: the game's start]
+    ///
+    /// othello: 64 characters a1..h8 row by row ('X' black, 'O' white, '-' empty),
+    /// a space, and the side to move ('X' or 'O'); or 'start'.
+    /// synthetic: a tree spec 'b=BRANCHING,d=DEPTH,seed=SEED[,q=ORDERING]'
+    /// (default b=6,d=8,seed=1).
+    #[arg(long, short = 'p', value_name = "POS")]
+    pub position: Option<String>,
+
+    /// Moves to play from the position first, separated by spaces or commas
+    ///
+    /// In the game's move notation: 'f5 d6 c3' for othello (or 'pass'), child
+    /// numbers '0 3' for synthetic trees.
+    #[arg(long, short = 'm', value_name = "MOVES")]
+    pub moves: Option<String>,
+}
+
+/// How many threads search, and how they share the work.
+#[derive(Args, Debug, Clone)]
+pub struct ParallelArgs {
+    /// Search threads (more than the machine's cores is allowed)
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    /// Parallel algorithm: serial, shared-tt, lazy-smp, root-split, ybw or
+    /// ybw-strong [default: serial with one thread, ybw with more]
+    #[arg(long, value_name = "NAME")]
+    pub algorithm: Option<String>,
+}
+
+impl ParallelArgs {
+    /// The most threads an engine may be given.
+    const MAX_THREADS: usize = 256;
+
+    /// Sets `engine`'s algorithm and thread count.
+    pub fn apply<G: Game, E: Evaluator<G>>(&self, engine: &mut Engine<G, E>) -> Result<()> {
+        if !(1..=Self::MAX_THREADS).contains(&self.threads) {
+            let max = Self::MAX_THREADS;
+            return Err(Error::input(format!(
+                "--threads: {} is out of range (1 to {max})",
+                self.threads
+            )));
+        }
+        let algorithm = match &self.algorithm {
+            Some(name) => name
+                .parse()
+                .map_err(|e| Error::input(format!("--algorithm: {e}")))?,
+            None if self.threads == 1 => Algorithm::Serial,
+            None => Algorithm::Ybw { strong: false },
+        };
+        engine.set_parallelism(algorithm, self.threads);
+        Ok(())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Bench(args) => bench::run_bench(args),
+        Command::Selfplay(args) => selfplay::run_selfplay(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Search(args) => search::run(args),
+        Command::Solve(args) => solve::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        // The reader went away (`splitpoint ... | head`): nothing left to say.
+        Err(Error::Output(e)) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e @ Error::Output(_)) => {
+            eprintln!("splitpoint: {e}");
+            ExitCode::FAILURE
+        }
+        Err(e @ Error::Input(_)) => {
+            eprintln!("splitpoint: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Checks a search or perft depth: 1 to [`splitpoint::MAX_DEPTH`] plies.
+pub fn check_depth(flag: &str, depth: i64) -> Result<i32> {
+    match i32::try_from(depth) {
+        Ok(d) if (1..=splitpoint::MAX_DEPTH).contains(&d) => Ok(d),
+        _ => Err(Error::input(format!(
+            "{flag}: {depth} is out of range (1 to {} plies)",
+            splitpoint::MAX_DEPTH
+        ))),
+    }
+}
+
+/// Checks a transposition-table size in MiB.
+pub fn check_hash(mib: u64) -> Result<usize> {
+    const MAX_HASH_MIB: u64 = 1 << 16;
+    if mib > MAX_HASH_MIB {
+        return Err(Error::input(format!(
+            "--hash: {mib} MiB is more than the {MAX_HASH_MIB} MiB allowed"
+        )));
+    }
+    Ok(mib as usize)
+}
+
+/// Standard output, locked once per command; line-buffered, so progress lines
+/// appear as they are written.
+pub fn stdout() -> io::StdoutLock<'static> {
+    io::stdout().lock()
+}

@@ -18,7 +18,10 @@ fn main() {
         for _ in 0..plies {
             let mut moves = MoveList::new();
             pos.generate_moves(&mut moves);
-            if moves.is_empty() { ok = false; break; }
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
             pos = pos.play(moves[(next() % moves.len() as u64) as usize]);
         }
         let mut moves = MoveList::new();

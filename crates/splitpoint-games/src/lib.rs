@@ -2,7 +2,14 @@
 //! own game compiles none of them.
 #![deny(missing_docs)]
 
+#[cfg(feature = "chess")]
+pub mod chess;
 #[cfg(feature = "othello")]
 pub mod othello;
 #[cfg(feature = "synthetic")]
 pub mod synthetic;
+
+/// The README's code, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -61,7 +61,12 @@ impl Synthetic {
     /// The root of the tree `spec` describes.
     pub fn root(spec: TreeSpec) -> Self {
         let node = mix(spec.seed ^ 0x5eed);
-        Synthetic { spec, node, ply: 0, value: (node % 201) as i32 - 100 }
+        Synthetic {
+            spec,
+            node,
+            ply: 0,
+            value: (node % 201) as i32 - 100,
+        }
     }
 
     /// The tree's shape.
@@ -88,7 +93,11 @@ impl Synthetic {
     #[inline]
     fn best_child(&self) -> u8 {
         let coin = (mix(self.node ^ 0x04d3) >> 40) as f32 / (1u64 << 24) as f32;
-        if coin < self.spec.order_quality { 0 } else { (mix(self.node ^ 0xb357) % self.spec.branching as u64) as u8 }
+        if coin < self.spec.order_quality {
+            0
+        } else {
+            (mix(self.node ^ 0xb357) % self.spec.branching as u64) as u8
+        }
     }
 
     fn is_leaf(&self) -> bool {
@@ -108,8 +117,17 @@ impl Game for Synthetic {
     fn play(&self, child: u8) -> Self {
         debug_assert!(child < self.spec.branching && !self.is_leaf());
         let node = self.child_node(child);
-        let delta = if child == self.best_child() { 0 } else { 1 + (node >> 8) % MAX_DELTA } as i32;
-        Synthetic { spec: self.spec, node, ply: self.ply + 1, value: -self.value + delta }
+        let delta = if child == self.best_child() {
+            0
+        } else {
+            1 + (node >> 8) % MAX_DELTA
+        } as i32;
+        Synthetic {
+            spec: self.spec,
+            node,
+            ply: self.ply + 1,
+            value: -self.value + delta,
+        }
     }
 
     fn hash(&self) -> u64 {
@@ -128,17 +146,30 @@ impl Game for Synthetic {
     /// Reads `b=B,d=D,seed=S[,q=Q]` (the root), optionally followed by
     /// `,node=N,ply=P,value=V` (any node, as [`position_text`](Game::position_text) writes it).
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        let mut spec = TreeSpec { branching: 0, depth: 0, seed: 0, order_quality: 0.5 };
+        let mut spec = TreeSpec {
+            branching: 0,
+            depth: 0,
+            seed: 0,
+            order_quality: 0.5,
+        };
         let (mut have_b, mut have_d, mut have_seed) = (false, false, false);
         let mut node = None;
         let (mut ply, mut value) = (0u8, 0i32);
         let mut column = 0;
         for field in text.trim().split(',') {
-            let bad = |what: &str| ParseError::at(column, format!("synthetic tree spec: {what} in '{field}'"));
-            let (name, val) = field.split_once('=').ok_or_else(|| bad("expected name=value"))?;
+            let bad = |what: &str| {
+                ParseError::at(column, format!("synthetic tree spec: {what} in '{field}'"))
+            };
+            let (name, val) = field
+                .split_once('=')
+                .ok_or_else(|| bad("expected name=value"))?;
             let num = |max: u64| -> Result<u64, ParseError> {
                 let n: u64 = val.trim().parse().map_err(|_| bad("not a whole number"))?;
-                if n > max { Err(bad(&format!("must be at most {max}"))) } else { Ok(n) }
+                if n > max {
+                    Err(bad(&format!("must be at most {max}")))
+                } else {
+                    Ok(n)
+                }
             };
             match name.trim() {
                 "b" => {
@@ -166,15 +197,23 @@ impl Game for Synthetic {
                 "node" => node = Some(num(u64::MAX)?),
                 "ply" => ply = num(MAX_TREE_DEPTH as u64)? as u8,
                 "value" => value = val.trim().parse().map_err(|_| bad("not a whole number"))?,
-                other => return Err(bad(&format!("unknown field '{other}' (expected b, d, seed, q)"))),
+                other => {
+                    return Err(bad(&format!(
+                        "unknown field '{other}' (expected b, d, seed, q)"
+                    )));
+                }
             }
             column += field.len() + 1;
         }
         if !(have_b && have_d && have_seed) {
-            return Err(ParseError::new("synthetic tree spec needs b=, d= and seed=, e.g. b=6,d=9,seed=7"));
+            return Err(ParseError::new(
+                "synthetic tree spec needs b=, d= and seed=, e.g. b=6,d=9,seed=7",
+            ));
         }
         if ply > spec.depth {
-            return Err(ParseError::new("synthetic tree spec: ply beyond the tree's depth"));
+            return Err(ParseError::new(
+                "synthetic tree spec: ply beyond the tree's depth",
+            ));
         }
         let mut pos = Synthetic::root(spec);
         if let Some(node) = node {
@@ -187,18 +226,29 @@ impl Game for Synthetic {
 
     fn position_text(&self) -> String {
         let s = self.spec;
-        let root = format!("b={},d={},seed={},q={}", s.branching, s.depth, s.seed, s.order_quality);
+        let root = format!(
+            "b={},d={},seed={},q={}",
+            s.branching, s.depth, s.seed, s.order_quality
+        );
         if self.ply == 0 {
             root
         } else {
-            format!("{root},node={},ply={},value={}", self.node, self.ply, self.value)
+            format!(
+                "{root},node={},ply={},value={}",
+                self.node, self.ply, self.value
+            )
         }
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, ParseError> {
-        let child: u8 = text.trim().parse().map_err(|_| ParseError::new(format!("'{text}' is not a child number")))?;
+        let child: u8 = text
+            .trim()
+            .parse()
+            .map_err(|_| ParseError::new(format!("'{text}' is not a child number")))?;
         if child >= self.spec.branching || self.is_leaf() {
-            return Err(ParseError::new(format!("child {child} does not exist here")));
+            return Err(ParseError::new(format!(
+                "child {child} does not exist here"
+            )));
         }
         Ok(child)
     }
@@ -231,14 +281,20 @@ mod tests {
     #[test]
     fn spec_round_trips_and_children_are_distinct() {
         let root = Synthetic::parse_position("b=5,d=4,seed=11,q=0.25").unwrap();
-        assert_eq!(Synthetic::parse_position(&root.position_text()).unwrap(), root);
+        assert_eq!(
+            Synthetic::parse_position(&root.position_text()).unwrap(),
+            root
+        );
         let mut moves = MoveList::new();
         root.generate_moves(&mut moves);
         let mut sorted = moves.clone();
         sorted.sort();
         assert_eq!(&sorted[..], &[0, 1, 2, 3, 4]);
         let child = root.play(moves[2]);
-        assert_eq!(Synthetic::parse_position(&child.position_text()).unwrap(), child);
+        assert_eq!(
+            Synthetic::parse_position(&child.position_text()).unwrap(),
+            child
+        );
         assert_ne!(child.hash(), root.play(moves[3]).hash());
     }
 
@@ -246,7 +302,10 @@ mod tests {
     fn values_are_true_negamax_values() {
         for seed in 0..20 {
             let root = Synthetic::parse_position(&format!("b=4,d=5,seed={seed},q=0.3")).unwrap();
-            assert_eq!(splitpoint::oracle::negamax(&root, &SyntheticEval, 5), root.value());
+            assert_eq!(
+                splitpoint::oracle::negamax(&root, &SyntheticEval, 5),
+                root.value()
+            );
             let best = root.best_child();
             assert_eq!(-root.play(best).value(), root.value());
         }
@@ -256,10 +315,20 @@ mod tests {
 
     #[test]
     fn bad_specs_are_errors() {
-        for bad in ["", "b=0,d=3,seed=1", "b=3,d=3", "b=x,d=3,seed=1", "b=3,d=3,seed=1,q=2", "b=3,d=3,seed=1,z=1"] {
+        for bad in [
+            "",
+            "b=0,d=3,seed=1",
+            "b=3,d=3",
+            "b=x,d=3,seed=1",
+            "b=3,d=3,seed=1,q=2",
+            "b=3,d=3,seed=1,z=1",
+        ] {
             assert!(Synthetic::parse_position(bad).is_err(), "{bad}");
         }
-        assert_eq!(perft(&Synthetic::parse_position("b=3,d=4,seed=1").unwrap(), 9), 81);
+        assert_eq!(
+            perft(&Synthetic::parse_position("b=3,d=4,seed=1").unwrap(), 9),
+            81
+        );
     }
 
     use splitpoint::perft;

@@ -9,7 +9,13 @@ fn tree(b: u32, d: u32, seed: u64, q: f32) -> Synthetic {
 }
 
 /// Whether `mv` is a best move of `pos` at `depth` by the oracle.
-fn is_best<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: i32, mv: G::Move, score: i32) -> bool {
+fn is_best<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: i32,
+    mv: G::Move,
+    score: i32,
+) -> bool {
     -negamax(&pos.play(mv), eval, depth - 1) == score
 }
 
@@ -27,10 +33,16 @@ fn pvs_equals_negamax_on_synthetic_trees() {
             let expected = negamax(&root, &SyntheticEval, depth);
             engine.clear();
             let result = engine.search(&root, &Limits::to_depth(depth).exact());
-            assert_eq!(result.score, expected, "seed {seed} b {b} d {d} depth {depth}");
+            assert_eq!(
+                result.score, expected,
+                "seed {seed} b {b} d {d} depth {depth}"
+            );
             assert_eq!(result.depth, depth);
             let best = result.best_move.expect("a move");
-            assert!(is_best(&root, &SyntheticEval, depth, best, expected), "seed {seed}: best move not best");
+            assert!(
+                is_best(&root, &SyntheticEval, depth, best, expected),
+                "seed {seed}: best move not best"
+            );
             assert_eq!(result.pv.first(), Some(&best));
             checked += 1;
         }
@@ -44,7 +56,15 @@ fn single_iteration_equals_iterative_deepening() {
     for seed in 0..30 {
         let root = tree(5, 6, seed, 0.5);
         let deep = engine.search(&root, &Limits::to_depth(6).exact()).score;
-        let once = engine.search(&root, &Limits { single_iteration: true, ..Limits::to_depth(6).exact() }).score;
+        let once = engine
+            .search(
+                &root,
+                &Limits {
+                    single_iteration: true,
+                    ..Limits::to_depth(6).exact()
+                },
+            )
+            .score;
         assert_eq!(deep, once);
     }
 }
@@ -57,7 +77,11 @@ fn normal_mode_finds_the_same_value_on_full_trees() {
     for seed in 0..40 {
         let root = tree(4, 7, seed, 0.7);
         let expected = negamax(&root, &SyntheticEval, 7);
-        assert_eq!(engine.search(&root, &Limits::to_depth(7)).score, expected, "seed {seed}");
+        assert_eq!(
+            engine.search(&root, &Limits::to_depth(7)).score,
+            expected,
+            "seed {seed}"
+        );
     }
 }
 
@@ -67,7 +91,10 @@ fn good_ordering_searches_fewer_nodes() {
         (0..20)
             .map(|seed| {
                 let mut engine = Engine::new(SyntheticEval, 1);
-                engine.search(&tree(6, 7, seed, q), &Limits::to_depth(7).exact()).stats.nodes
+                engine
+                    .search(&tree(6, 7, seed, q), &Limits::to_depth(7).exact())
+                    .stats
+                    .nodes
             })
             .sum()
     };

@@ -25,9 +25,15 @@ fn stop_handle_ends_a_search_promptly() {
         (result, stopper.join().unwrap())
     });
     let latency = stopped_at.elapsed();
-    assert!(latency < Duration::from_millis(250), "stop took {latency:?}");
+    assert!(
+        latency < Duration::from_millis(250),
+        "stop took {latency:?}"
+    );
     assert!(started.elapsed() >= Duration::from_millis(150));
-    assert!(result.best_move.is_some(), "a stopped search still names a move");
+    assert!(
+        result.best_move.is_some(),
+        "a stopped search still names a move"
+    );
     assert!(result.depth >= 1);
 }
 
@@ -36,10 +42,20 @@ fn movetime_and_node_limits_are_honoured() {
     let mut engine = Engine::new(SyntheticEval, 16);
     let started = Instant::now();
     let r = engine.search(&huge(), &Limits::for_time(Duration::from_millis(100)));
-    assert!(started.elapsed() < Duration::from_millis(600), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(600),
+        "took {:?}",
+        started.elapsed()
+    );
     assert!(r.best_move.is_some());
 
-    let r = engine.search(&huge(), &Limits { nodes: Some(50_000), ..Limits::default() });
+    let r = engine.search(
+        &huge(),
+        &Limits {
+            nodes: Some(50_000),
+            ..Limits::default()
+        },
+    );
     assert!(r.stats.nodes < 50_000 + 5_000, "{} nodes", r.stats.nodes);
 }
 
@@ -50,6 +66,9 @@ fn a_search_after_a_stop_runs_normally() {
     let root = Synthetic::parse_position("b=4,d=5,seed=9").unwrap();
     let r = engine.search(&root, &Limits::to_depth(5).exact());
     assert_eq!(r.depth, 5);
-    assert_eq!(r.score, splitpoint::oracle::negamax(&root, &SyntheticEval, 5));
+    assert_eq!(
+        r.score,
+        splitpoint::oracle::negamax(&root, &SyntheticEval, 5)
+    );
     let _ = root.hash();
 }

@@ -37,7 +37,11 @@ fn every_algorithm_is_exact_on_synthetic_trees() {
                 assert_eq!(r.score, *expected, "{tag}: score");
                 assert_eq!(r.depth, *depth, "{tag}: depth");
                 let mv = r.best_move.expect("a move");
-                assert_eq!(-negamax(&root.play(mv), &SyntheticEval, depth - 1), *expected, "{tag}: best move");
+                assert_eq!(
+                    -negamax(&root.play(mv), &SyntheticEval, depth - 1),
+                    *expected,
+                    "{tag}: best move"
+                );
             }
         }
     }
@@ -83,8 +87,14 @@ fn stop_ends_every_algorithm_promptly() {
                 let stopped_at = stopper.join().unwrap();
                 (r, stopped_at.elapsed())
             });
-            assert!(latency < Duration::from_millis(500), "{algorithm} × {threads}: stop took {latency:?}");
-            assert!(result.best_move.is_some(), "{algorithm} × {threads}: no move");
+            assert!(
+                latency < Duration::from_millis(500),
+                "{algorithm} × {threads}: stop took {latency:?}"
+            );
+            assert!(
+                result.best_move.is_some(),
+                "{algorithm} × {threads}: no move"
+            );
         }
     }
 }
@@ -115,6 +125,110 @@ fn normal_mode_gives_legal_moves_and_sane_scores() {
                 assert!(mv < 5);
                 // A tree has no transpositions, so even the table's cutoffs are exact.
                 assert_eq!(r.score, root.value(), "{algorithm} × {threads}");
+            }
+        }
+    }
+}
+
+mod othello {
+    use super::THREADS;
+    use splitpoint::oracle::negamax;
+    use splitpoint::{Algorithm, Engine, Game, Limits, MoveList};
+    use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
+
+    /// A position after `plies` seeded random moves from the start.
+    fn random_position(seed: u64, plies: usize) -> Othello {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut pos = Othello::start();
+        for _ in 0..plies {
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+        }
+        pos
+    }
+
+    fn solve_limits(pos: &Othello) -> Limits {
+        Limits {
+            single_iteration: true,
+            ..Limits::to_depth(2 * pos.empty_count() as i32 + 2).exact()
+        }
+    }
+
+    #[test]
+    fn every_algorithm_is_exact_on_othello_midgames() {
+        // 20 midgame positions at depth 4 and 5, against plain negamax.
+        let cases: Vec<(Othello, i32, i32)> = (0..20u64)
+            .map(|seed| {
+                let pos = random_position(seed, 10 + (seed % 20) as usize);
+                let depth = 4 + (seed % 2) as i32;
+                (pos, depth, negamax(&pos, &OthelloEval, depth))
+            })
+            .filter(|(pos, _, _)| pos.outcome().is_none())
+            .collect();
+        assert!(cases.len() >= 18);
+        for algorithm in Algorithm::ALL {
+            for threads in THREADS {
+                let mut engine = Engine::new(OthelloEval, 2);
+                engine.set_parallelism(algorithm, threads);
+                for (pos, depth, expected) in &cases {
+                    engine.clear();
+                    let r = engine.search(pos, &Limits::to_depth(*depth).exact());
+                    let tag = format!(
+                        "{algorithm} × {threads} at depth {depth} on {}",
+                        pos.position_text()
+                    );
+                    assert_eq!(r.score, *expected, "{tag}");
+                    let mv = r.best_move.expect("a move");
+                    assert_eq!(
+                        -negamax(&pos.play(mv), &OthelloEval, depth - 1),
+                        *expected,
+                        "{tag}: best move"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_algorithm_solves_othello_endgames_exactly() {
+        // 12 endgames with 11-14 empties: each algorithm's solve equals serial's,
+        // and its move reaches that score.
+        let mut serial = Engine::new(OthelloExact, 4);
+        let cases: Vec<(Othello, i32)> = (100..112u64)
+            .map(|seed| random_position(seed, 46 + (seed % 4) as usize))
+            .filter(|pos| pos.outcome().is_none())
+            .map(|pos| {
+                serial.clear();
+                let score = serial.search(&pos, &solve_limits(&pos)).score;
+                (pos, score)
+            })
+            .collect();
+        assert!(cases.len() >= 10);
+        for algorithm in Algorithm::ALL {
+            for threads in THREADS {
+                let mut engine = Engine::new(OthelloExact, 4);
+                engine.set_parallelism(algorithm, threads);
+                for (pos, expected) in &cases {
+                    engine.clear();
+                    let r = engine.search(pos, &solve_limits(pos));
+                    let tag = format!("{algorithm} × {threads} solving {}", pos.position_text());
+                    assert_eq!(r.score, *expected, "{tag}");
+                    let child = pos.play(r.best_move.expect("a move"));
+                    serial.clear();
+                    let child_score = if child.outcome().is_some() {
+                        child.final_score()
+                    } else {
+                        serial.search(&child, &solve_limits(&child)).score
+                    };
+                    assert_eq!(-child_score, *expected, "{tag}: best move");
+                }
             }
         }
     }

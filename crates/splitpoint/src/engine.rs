@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 
 use std::sync::{Mutex, MutexGuard};
 
+use crossbeam_utils::CachePadded;
+
 use crate::game::{Evaluator, Game, MAX_PLY, MoveList};
 use crate::parallel::{self, Algorithm, pool::WorkerPool};
 use crate::score::{INFINITY, Score, is_decisive};
@@ -39,12 +41,18 @@ pub struct Limits {
 impl Limits {
     /// Search to `depth` plies.
     pub fn to_depth(depth: i32) -> Self {
-        Limits { depth: Some(depth), ..Limits::default() }
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
     }
 
     /// Search for `movetime`, as deep as it allows.
     pub fn for_time(movetime: Duration) -> Self {
-        Limits { movetime: Some(movetime), ..Limits::default() }
+        Limits {
+            movetime: Some(movetime),
+            ..Limits::default()
+        }
     }
 
     /// The same limits in exact mode.
@@ -99,7 +107,9 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     algorithm: Algorithm,
     pool: WorkerPool,
     /// One per thread; thread `i` locks `workers[i]` for a whole search.
-    workers: Vec<Mutex<Worker<G>>>,
+    /// Padded to a cache line each: every node bumps a worker's counters, and
+    /// two workers sharing a line would make every node a cache miss.
+    workers: Vec<CachePadded<Mutex<Worker<G>>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -111,7 +121,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             stop: Arc::new(AtomicBool::new(false)),
             algorithm: Algorithm::Serial,
             pool: WorkerPool::new(1),
-            workers: vec![Mutex::new(Worker::new())],
+            workers: vec![CachePadded::new(Mutex::new(Worker::new()))],
         }
     }
 
@@ -123,7 +133,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.algorithm = algorithm;
         if threads != self.pool.threads() {
             self.pool = WorkerPool::new(threads);
-            self.workers.resize_with(threads, || Mutex::new(Worker::new()));
+            self.workers
+                .resize_with(threads, || CachePadded::new(Mutex::new(Worker::new())));
         }
     }
 
@@ -195,10 +206,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             start,
         };
         let mut result = parallel::search(self.algorithm, &run, &mut on_iteration);
-        result.stats = self.workers.iter_mut().fold(Stats::default(), |mut sum, w| {
-            sum += w.get_mut().unwrap_or_else(|e| e.into_inner()).stats;
-            sum
-        });
+        result.stats = self
+            .workers
+            .iter_mut()
+            .fold(Stats::default(), |mut sum, w| {
+                sum += w.get_mut().unwrap_or_else(|e| e.into_inner()).stats;
+                sum
+            });
         result.elapsed = start.elapsed();
         result
     }
@@ -206,14 +220,21 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
 impl<M> SearchResult<M> {
     fn empty() -> Self {
-        SearchResult { best_move: None, score: 0, depth: 0, pv: Vec::new(), stats: Stats::default(), elapsed: Duration::ZERO }
+        SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            pv: Vec::new(),
+            stats: Stats::default(),
+            elapsed: Duration::ZERO,
+        }
     }
 }
 
 /// Everything one search lends its threads.
 pub(crate) struct Run<'a, G: Game, E: Evaluator<G>> {
     pub pool: &'a WorkerPool,
-    pub workers: &'a [Mutex<Worker<G>>],
+    pub workers: &'a [CachePadded<Mutex<Worker<G>>>],
     pub tt: &'a TranspositionTable,
     pub eval: &'a E,
     /// The user's stop flag, also raised by the limits.
@@ -226,7 +247,9 @@ pub(crate) struct Run<'a, G: Game, E: Evaluator<G>> {
 impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
     /// Thread `thread`'s worker, locked for the search.
     pub fn worker(&self, thread: usize) -> MutexGuard<'a, Worker<G>> {
-        self.workers[thread].lock().unwrap_or_else(|e| e.into_inner())
+        self.workers[thread]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// A context for thread `thread`, stopping on `stop`; thread 0 also
@@ -269,12 +292,22 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
     let limits = run.limits;
     let mut moves = MoveList::new();
     run.root.generate_moves(&mut moves);
-    let mut root_moves: Vec<RootMove<G::Move>> = moves.iter().map(|&mv| RootMove { mv, score: -INFINITY }).collect();
+    let mut root_moves: Vec<RootMove<G::Move>> = moves
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -INFINITY,
+        })
+        .collect();
     let mut result = SearchResult::empty();
     result.best_move = root_moves.first().map(|r| r.mv);
 
     let max_depth = run.max_depth();
-    let first_depth = if limits.single_iteration { max_depth } else { 1 };
+    let first_depth = if limits.single_iteration {
+        max_depth
+    } else {
+        1
+    };
     let mut last_depth = 0;
     for iteration in first_depth..=max_depth {
         let depth = (iteration + plan.offset).min(max_depth);
@@ -304,7 +337,8 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         result.elapsed = run.start.elapsed();
         on_iteration(&result);
         // A proven result cannot change with more depth.
-        if is_decisive(score) && limits.depth.is_none() && depth > (crate::score::WIN - score.abs()) {
+        if is_decisive(score) && limits.depth.is_none() && depth > (crate::score::WIN - score.abs())
+        {
             break;
         }
     }

@@ -46,12 +46,18 @@ pub struct ParseError {
 impl ParseError {
     /// An error about the text as a whole.
     pub fn new(message: impl Into<String>) -> Self {
-        ParseError { message: message.into(), column: None }
+        ParseError {
+            message: message.into(),
+            column: None,
+        }
     }
 
     /// An error at a character offset of the text.
     pub fn at(column: usize, message: impl Into<String>) -> Self {
-        ParseError { message: message.into(), column: Some(column) }
+        ParseError {
+            message: message.into(),
+            column: Some(column),
+        }
     }
 }
 

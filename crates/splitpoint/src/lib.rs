@@ -20,6 +20,9 @@ pub mod search;
 mod stats;
 pub mod tt;
 
+#[doc(hidden)]
+pub use parallel::dts::testing;
+
 pub use engine::{Engine, Limits, MAX_DEPTH, SearchResult, StopHandle};
 pub use game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList, Outcome, ParseError};
 pub use node::NodeType;

@@ -41,7 +41,10 @@ fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score 
     }
     let mut moves = MoveList::new();
     eval.noisy_moves(pos, &mut moves);
-    moves.iter().map(|&mv| -quiescence(&pos.play(mv), eval, ply + 1)).fold(stand_pat, Score::max)
+    moves
+        .iter()
+        .map(|&mv| -quiescence(&pos.play(mv), eval, ply + 1))
+        .fold(stand_pat, Score::max)
 }
 
 /// The number of leaf positions `depth` plies below `pos`. A pass is a ply;
@@ -77,5 +80,8 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves.iter().map(|&mv| perft(&pos.play(mv), depth - 1)).sum()
+    moves
+        .iter()
+        .map(|&mv| perft(&pos.play(mv), depth - 1))
+        .sum()
 }

@@ -52,7 +52,16 @@ pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
 impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
     /// A context with no time or node limit.
     pub fn new(tt: &'a TranspositionTable, eval: &'a E, stop: &'a AtomicBool, exact: bool) -> Self {
-        SearchContext { tt, eval, stop, exact, deadline: None, node_limit: None, thread: 0, splitter: None }
+        SearchContext {
+            tt,
+            eval,
+            stop,
+            exact,
+            deadline: None,
+            node_limit: None,
+            thread: 0,
+            splitter: None,
+        }
     }
 }
 
@@ -129,7 +138,8 @@ impl<G: Game> Worker<G> {
     /// Re-reads the stop state after leaving a split point: a cutoff there
     /// concerned only the split point's own moves.
     pub(crate) fn refresh_stopped<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) {
-        self.stopped = ctx.stop.load(Relaxed) || ctx.splitter.is_some_and(|s| s.cut_off_above(ctx.thread));
+        self.stopped =
+            ctx.stop.load(Relaxed) || ctx.splitter.is_some_and(|s| s.cut_off_above(ctx.thread));
     }
 
     /// The best line found from `ply` down by the last search there.
@@ -151,7 +161,7 @@ impl<G: Game> Worker<G> {
     /// Looks at the stop flag (every node) and the clock and node limit (every
     /// [`POLL_INTERVAL`] nodes); raises the shared flag when a limit is reached.
     #[inline]
-    fn poll_stop<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) -> bool {
+    pub(crate) fn poll_stop<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) -> bool {
         if self.stopped {
             return true;
         }
@@ -193,7 +203,14 @@ impl<G: Game> Worker<G> {
         let mut moves: MoveList<G::Move> = root_moves.iter().map(|r| r.mv).collect();
         // Keys that keep the given order.
         let mut keys: ArrayVec<i64, MAX_MOVES> = (0..moves.len()).map(|i| -(i as i64)).collect();
-        let node = NodeSearch { alpha, beta, depth, ply: 0, node_type: NodeType::Pv, entry_type: NodeType::Pv };
+        let node = NodeSearch {
+            alpha,
+            beta,
+            depth,
+            ply: 0,
+            node_type: NodeType::Pv,
+            entry_type: NodeType::Pv,
+        };
         let (best, best_move) = self.search_moves(ctx, root, &mut moves, &mut keys, node);
         if let Some(i) = best_move.and_then(|mv| root_moves.iter().position(|r| r.mv == mv)) {
             root_moves[..=i].rotate_right(1);
@@ -222,9 +239,25 @@ impl<G: Game> Worker<G> {
         node_type: NodeType,
     ) -> Score {
         if index == 0 {
-            return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, node_type.child(0));
+            return -self.pvs(
+                ctx,
+                child,
+                -beta,
+                -alpha,
+                depth - 1,
+                ply + 1,
+                node_type.child(0),
+            );
         }
-        let score = -self.pvs(ctx, child, -alpha - 1, -alpha, depth - 1, ply + 1, node_type.child(index));
+        let score = -self.pvs(
+            ctx,
+            child,
+            -alpha - 1,
+            -alpha,
+            depth - 1,
+            ply + 1,
+            node_type.child(index),
+        );
         if score > alpha && score < beta && !self.stopped {
             return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, NodeType::Pv);
         }
@@ -270,7 +303,10 @@ impl<G: Game> Worker<G> {
         if let Some(outcome) = pos.outcome() {
             return ctx.eval.terminal_score(pos, outcome, ply);
         }
-        if let Some(score) = ctx.eval.solve_leaf(pos, alpha, beta, depth, ply, &mut self.stats.nodes) {
+        if let Some(score) =
+            ctx.eval
+                .solve_leaf(pos, alpha, beta, depth, ply, &mut self.stats.nodes)
+        {
             return score;
         }
 
@@ -308,7 +344,14 @@ impl<G: Game> Worker<G> {
         let mut keys = self.order_keys(ctx, pos, &moves, tt_move, ply);
 
         // Step 5. Search the moves, best first.
-        let node = NodeSearch { alpha, beta, depth, ply, node_type, entry_type: node_type };
+        let node = NodeSearch {
+            alpha,
+            beta,
+            depth,
+            ply,
+            node_type,
+            entry_type: node_type,
+        };
         let (best, best_move) = self.search_moves(ctx, pos, &mut moves, &mut keys, node);
         if self.stopped {
             return 0;
@@ -324,7 +367,15 @@ impl<G: Game> Worker<G> {
         } else {
             Bound::Upper
         };
-        ctx.tt.store(key, TtEntry { move_key: best_key, score: to_table(best, ply), depth, bound });
+        ctx.tt.store(
+            key,
+            TtEntry {
+                move_key: best_key,
+                score: to_table(best, ply),
+                depth,
+                bound,
+            },
+        );
         best
     }
 
@@ -341,13 +392,21 @@ impl<G: Game> Worker<G> {
         keys: &mut ArrayVec<i64, MAX_MOVES>,
         node: NodeSearch,
     ) -> (Score, Option<G::Move>) {
-        let NodeSearch { mut alpha, beta, depth, ply, mut node_type, entry_type } = node;
+        let NodeSearch {
+            mut alpha,
+            beta,
+            depth,
+            ply,
+            mut node_type,
+            entry_type,
+        } = node;
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
             pick_best(moves, keys, i);
             let mv = moves[i];
-            let score = self.search_child(ctx, &pos.play(mv), i, alpha, beta, depth, ply, node_type);
+            let score =
+                self.search_child(ctx, &pos.play(mv), i, alpha, beta, depth, ply, node_type);
             if self.stopped {
                 return (best, best_move);
             }
@@ -370,8 +429,19 @@ impl<G: Game> Worker<G> {
             if let Some(splitter) = ctx.splitter
                 && i + 1 < moves.len()
             {
-                let node = SplitNode { pos, alpha, beta, best, depth, ply, node_type, entry_type };
-                if let Some((score, mv)) = splitter.try_split(self, ctx, node, &moves[i + 1..], &keys[i + 1..]) {
+                let node = SplitNode {
+                    pos,
+                    alpha,
+                    beta,
+                    best,
+                    depth,
+                    ply,
+                    node_type,
+                    entry_type,
+                };
+                if let Some((score, mv)) =
+                    splitter.try_split(self, ctx, node, &moves[i + 1..], &keys[i + 1..])
+                {
                     if score > best {
                         best = score;
                         if mv.is_some() {
@@ -443,7 +513,7 @@ impl<G: Game> Worker<G> {
     /// Ordering keys, largest first: the table move, then the evaluator's
     /// hints, ties broken by killers, then history.
     #[inline]
-    fn order_keys<E: Evaluator<G>>(
+    pub(crate) fn order_keys<E: Evaluator<G>>(
         &self,
         ctx: &SearchContext<G, E>,
         pos: &G,
@@ -470,7 +540,9 @@ impl<G: Game> Worker<G> {
                 } else {
                     0
                 };
-                ((hint as i64) << 24) + (killer << 21) + self.history[key as usize % HISTORY_SIZE] as i64
+                ((hint as i64) << 24)
+                    + (killer << 21)
+                    + self.history[key as usize % HISTORY_SIZE] as i64
             })
             .collect()
     }
@@ -494,7 +566,11 @@ impl<G: Game> Worker<G> {
 
 /// Selection step: brings the largest remaining key (and its move) to `i`.
 #[inline]
-pub(crate) fn pick_best<M: Copy>(moves: &mut MoveList<M>, keys: &mut ArrayVec<i64, MAX_MOVES>, i: usize) {
+pub(crate) fn pick_best<M: Copy>(
+    moves: &mut MoveList<M>,
+    keys: &mut ArrayVec<i64, MAX_MOVES>,
+    i: usize,
+) {
     let mut best = i;
     for j in i + 1..keys.len() {
         if keys[j] > keys[best] {

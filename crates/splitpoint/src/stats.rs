@@ -33,12 +33,20 @@ impl Stats {
     /// The share of beta cutoffs made by the first move: a measure of move
     /// ordering (good orderings score above 0.9).
     pub fn first_move_cutoff_rate(&self) -> f64 {
-        if self.beta_cutoffs == 0 { 0.0 } else { self.first_move_cutoffs as f64 / self.beta_cutoffs as f64 }
+        if self.beta_cutoffs == 0 {
+            0.0
+        } else {
+            self.first_move_cutoffs as f64 / self.beta_cutoffs as f64
+        }
     }
 
     /// The share of probes that hit.
     pub fn tt_hit_rate(&self) -> f64 {
-        if self.tt_probes == 0 { 0.0 } else { self.tt_hits as f64 / self.tt_probes as f64 }
+        if self.tt_probes == 0 {
+            0.0
+        } else {
+            self.tt_hits as f64 / self.tt_probes as f64
+        }
     }
 }
 

@@ -20,7 +20,7 @@
 //! ```
 //! A probe returns a copy ([`TtEntry`]), never a reference into the table.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::score::Score;
 
@@ -110,9 +110,17 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> Self {
         let buckets = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let buckets = (0..buckets)
-            .map(|_| Bucket(std::array::from_fn(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) })))
+            .map(|_| {
+                Bucket(std::array::from_fn(|_| Slot {
+                    check: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                }))
+            })
             .collect();
-        TranspositionTable { buckets, age: AtomicU8::new(0) }
+        TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        }
     }
 
     /// The size in bytes.
@@ -187,7 +195,8 @@ impl TranspositionTable {
                 if entry.move_key == NO_MOVE {
                     entry.move_key = old.move_key;
                 }
-                if old.depth > entry.depth + 2 && age_of(data) == age && entry.bound != Bound::Exact {
+                if old.depth > entry.depth + 2 && age_of(data) == age && entry.bound != Bound::Exact
+                {
                     return;
                 }
                 victim = s;
@@ -224,7 +233,12 @@ mod tests {
     use super::*;
 
     fn entry(score: Score, depth: i32) -> TtEntry {
-        TtEntry { move_key: 7, score, depth, bound: Bound::Lower }
+        TtEntry {
+            move_key: 7,
+            score,
+            depth,
+            bound: Bound::Lower,
+        }
     }
 
     #[test]
@@ -253,7 +267,12 @@ mod tests {
     fn packing_round_trips_extremes() {
         for score in [-32_000, -1, 0, 31_000] {
             for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
-                let e = TtEntry { move_key: NO_MOVE, score, depth: 255, bound };
+                let e = TtEntry {
+                    move_key: NO_MOVE,
+                    score,
+                    depth: 255,
+                    bound,
+                };
                 assert_eq!(unpack(pack(&e, 63)), e);
             }
         }

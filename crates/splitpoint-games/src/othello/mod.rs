@@ -1,1 +1,34 @@
-//! Othello (being written).
+//! Othello (Reversi) on 64-bit bitboards.
+//!
+//! - [`Othello`] and [`OthelloMove`]: the rules, text forms
+//!   (`O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X`, or
+//!   `start`) and moves (`d3`, `pass`).
+//! - [`OthelloEval`]: a heuristic midgame evaluator.
+//! - [`OthelloExact`]: exact endgame scores (final disc difference) and a fast
+//!   solver for the last [`SOLVE_EMPTIES`] empties.
+//! - [`ffo_positions`]: the FFO endgame suite #40-#59.
+//!
+//! ```
+//! use splitpoint::{Game, MoveList};
+//! use splitpoint_games::othello::Othello;
+//!
+//! let pos = Othello::start();
+//! let mut moves = MoveList::new();
+//! pos.generate_moves(&mut moves);
+//! assert_eq!(moves.len(), 4);
+//! let next = pos.play(pos.parse_move("d3").unwrap());
+//! // d3 flips d4: four black discs, one white, white to move.
+//! assert_eq!(next.position_text().matches('X').count(), 4);
+//! assert!(next.position_text().ends_with(" O"));
+//! ```
+
+mod board;
+mod endgame;
+mod eval;
+mod ffo;
+mod stability;
+
+pub use board::{Othello, OthelloMove, flips, last_flip_count, mobility};
+pub use endgame::{OthelloExact, SOLVE_EMPTIES};
+pub use eval::OthelloEval;
+pub use ffo::{FfoPosition, ffo_positions};

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use crate::engine::{DepthPlan, Run, SearchResult, deepen};
 use crate::game::{Evaluator, Game};
 
+pub(crate) mod dts;
 pub(crate) mod pool;
 pub(crate) mod splitter;
 
@@ -40,17 +41,23 @@ pub enum Algorithm {
         /// Strong YBW (else weak).
         strong: bool,
     },
+    /// Dynamic Tree Splitting: an iterative search whose node states any
+    /// thread can take over; idle threads choose where to split among the
+    /// states busy threads publish, and the last thread at a split point
+    /// carries on above it.
+    Dts,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order tables list them.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 7] = [
         Algorithm::Serial,
         Algorithm::SharedTt,
         Algorithm::LazySmp,
         Algorithm::RootSplit,
         Algorithm::Ybw { strong: false },
         Algorithm::Ybw { strong: true },
+        Algorithm::Dts,
     ];
 
     /// The name used on the command line and in tables.
@@ -62,6 +69,7 @@ impl Algorithm {
             Algorithm::RootSplit => "root-split",
             Algorithm::Ybw { strong: false } => "ybw",
             Algorithm::Ybw { strong: true } => "ybw-strong",
+            Algorithm::Dts => "dts",
         }
     }
 }
@@ -79,7 +87,12 @@ pub struct UnknownAlgorithm(pub String);
 impl fmt::Display for UnknownAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-        write!(f, "unknown algorithm '{}' (expected one of: {})", self.0, names.join(", "))
+        write!(
+            f,
+            "unknown algorithm '{}' (expected one of: {})",
+            self.0,
+            names.join(", ")
+        )
     }
 }
 
@@ -89,7 +102,10 @@ impl FromStr for Algorithm {
     type Err = UnknownAlgorithm;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Algorithm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| UnknownAlgorithm(s.to_string()))
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| UnknownAlgorithm(s.to_string()))
     }
 }
 
@@ -99,9 +115,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Split rules of YBW: split anywhere two plies or more from the horizon.
-const YBW_RULES: SplitRules = SplitRules { min_depth: 2, min_moves_left: 1, strong: false, max_ply: usize::MAX };
+const YBW_RULES: SplitRules = SplitRules {
+    min_depth: 4,
+    min_moves_left: 1,
+    strong: false,
+    max_ply: usize::MAX,
+};
 /// Root splitting: YBW's machinery, splitting at the root only.
-const ROOT_RULES: SplitRules = SplitRules { min_depth: 1, min_moves_left: 1, strong: false, max_ply: 0 };
+const ROOT_RULES: SplitRules = SplitRules {
+    min_depth: 1,
+    min_moves_left: 1,
+    strong: false,
+    max_ply: 0,
+};
 
 /// Runs `algorithm` on the threads of `run`.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
@@ -112,12 +138,26 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     match algorithm {
         Algorithm::Serial => {
             let ctx = run.context(0, run.stop);
-            deepen(&mut run.worker(0), &ctx, run, DepthPlan::default(), on_iteration)
+            deepen(
+                &mut run.worker(0),
+                &ctx,
+                run,
+                DepthPlan::default(),
+                on_iteration,
+            )
         }
         Algorithm::SharedTt => shared_tt(run, on_iteration),
         Algorithm::LazySmp => lazy_smp(run, on_iteration),
         Algorithm::RootSplit => split_search(run, ROOT_RULES, on_iteration),
-        Algorithm::Ybw { strong } => split_search(run, SplitRules { strong, ..YBW_RULES }, on_iteration),
+        Algorithm::Ybw { strong } => split_search(
+            run,
+            SplitRules {
+                strong,
+                ..YBW_RULES
+            },
+            on_iteration,
+        ),
+        Algorithm::Dts => dts::search(run, on_iteration),
     }
 }
 
@@ -134,7 +174,13 @@ fn shared_tt<G: Game, E: Evaluator<G>>(
         let mut worker = run.worker(thread);
         if thread == 0 {
             let ctx = run.context(0, run.stop);
-            let r = deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut **lock(&main));
+            let r = deepen(
+                &mut worker,
+                &ctx,
+                run,
+                DepthPlan::default(),
+                &mut **lock(&main),
+            );
             helpers_stop.store(true, Relaxed);
             *lock(&result) = Some(r);
         } else {
@@ -142,7 +188,10 @@ fn shared_tt<G: Game, E: Evaluator<G>>(
             deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut |_| {});
         }
     });
-    result.into_inner().unwrap_or_else(|e| e.into_inner()).expect("thread 0 reports")
+    result
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .expect("thread 0 reports")
 }
 
 /// Every thread deepens, odd helpers one ply ahead; the first to finish the
@@ -154,11 +203,14 @@ fn lazy_smp<G: Game, E: Evaluator<G>>(
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let main = Mutex::new(on_iteration);
-    let results: Vec<Mutex<Option<SearchResult<G::Move>>>> = (0..run.workers.len()).map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<SearchResult<G::Move>>>> =
+        (0..run.workers.len()).map(|_| Mutex::new(None)).collect();
     run.pool.broadcast(|thread| {
         let mut worker = run.worker(thread);
         let ctx = run.context(thread, run.stop);
-        let plan = DepthPlan { offset: (thread % 2) as i32 };
+        let plan = DepthPlan {
+            offset: (thread % 2) as i32,
+        };
         let r = if thread == 0 {
             deepen(&mut worker, &ctx, run, plan, &mut **lock(&main))
         } else {
@@ -169,13 +221,20 @@ fn lazy_smp<G: Game, E: Evaluator<G>>(
         }
         *lock(&results[thread]) = Some(r);
     });
-    let results: Vec<SearchResult<G::Move>> =
-        results.into_iter().filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+    let results: Vec<SearchResult<G::Move>> = results
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect();
     let deepest = results.iter().map(|r| r.depth).max().unwrap_or(0);
-    let at_depth: Vec<&SearchResult<G::Move>> = results.iter().filter(|r| r.depth == deepest).collect();
+    let at_depth: Vec<&SearchResult<G::Move>> =
+        results.iter().filter(|r| r.depth == deepest).collect();
     let votes = |mv: &Option<G::Move>| at_depth.iter().filter(|r| &r.best_move == mv).count();
     // `max_by_key` keeps the last maximum: scan in reverse so the lowest thread wins ties.
-    let chosen = at_depth.iter().rev().max_by_key(|r| votes(&r.best_move)).expect("thread 0 reports");
+    let chosen = at_depth
+        .iter()
+        .rev()
+        .max_by_key(|r| votes(&r.best_move))
+        .expect("thread 0 reports");
     (*chosen).clone()
 }
 
@@ -193,12 +252,21 @@ fn split_search<G: Game, E: Evaluator<G>>(
         let mut ctx = run.context(thread, run.stop);
         ctx.splitter = Some(&splitter);
         if thread == 0 {
-            let r = deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut **lock(&main));
+            let r = deepen(
+                &mut worker,
+                &ctx,
+                run,
+                DepthPlan::default(),
+                &mut **lock(&main),
+            );
             splitter.finish();
             *lock(&result) = Some(r);
         } else {
             splitter.helper_loop(&mut worker, &ctx);
         }
     });
-    result.into_inner().unwrap_or_else(|e| e.into_inner()).expect("thread 0 reports")
+    result
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .expect("thread 0 reports")
 }

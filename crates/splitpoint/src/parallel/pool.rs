@@ -99,7 +99,11 @@ impl WorkerPool {
         let mine = catch_unwind(AssertUnwindSafe(|| job(0)));
         let mut state = self.shared.lock();
         while state.running > 0 {
-            state = self.shared.job_finished.wait(state).unwrap_or_else(|e| e.into_inner());
+            state = self
+                .shared
+                .job_finished
+                .wait(state)
+                .unwrap_or_else(|e| e.into_inner());
         }
         state.job = None;
         let theirs_panicked = state.panicked;
@@ -117,7 +121,10 @@ fn pool_thread(shared: &Shared, index: usize) {
         let job = {
             let mut state = shared.lock();
             while !state.shutdown && state.generation == seen {
-                state = shared.job_posted.wait(state).unwrap_or_else(|e| e.into_inner());
+                state = shared
+                    .job_posted
+                    .wait(state)
+                    .unwrap_or_else(|e| e.into_inner());
             }
             if state.shutdown {
                 return;

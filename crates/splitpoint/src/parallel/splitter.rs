@@ -15,6 +15,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
+use crossbeam_utils::CachePadded;
 
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
@@ -137,8 +138,10 @@ struct ThreadSplits {
 /// the idle count, and the sleep of idle threads.
 pub struct Splitter<G: Game> {
     rules: SplitRules,
-    split_points: Box<[SplitPoint<G>]>,
-    threads: Box<[ThreadSplits]>,
+    /// Padded so that one split point's traffic never slows another's.
+    split_points: Box<[CachePadded<SplitPoint<G>>]>,
+    /// Padded: each thread reads its own entry at every node.
+    threads: Box<[CachePadded<ThreadSplits>]>,
     /// Helpers looking for work.
     idle: AtomicUsize,
     /// Helpers asleep (or about to be) on `wake`.
@@ -154,9 +157,16 @@ impl<G: Game> Splitter<G> {
     pub fn new(threads: usize, rules: SplitRules) -> Self {
         Splitter {
             rules,
-            split_points: (0..threads * SPLITS_PER_THREAD).map(|_| SplitPoint::new()).collect(),
+            split_points: (0..threads * SPLITS_PER_THREAD)
+                .map(|_| CachePadded::new(SplitPoint::new()))
+                .collect(),
             threads: (0..threads)
-                .map(|_| ThreadSplits { used: AtomicUsize::new(0), current: AtomicUsize::new(NONE) })
+                .map(|_| {
+                    CachePadded::new(ThreadSplits {
+                        used: AtomicUsize::new(0),
+                        current: AtomicUsize::new(NONE),
+                    })
+                })
                 .collect(),
             idle: AtomicUsize::new(0),
             sleepers: AtomicUsize::new(0),
@@ -195,10 +205,14 @@ impl<G: Game> Splitter<G> {
         keys: &[i64],
     ) -> Option<(Score, Option<G::Move>)> {
         let rules = &self.rules;
-        if node.depth < rules.min_depth || node.ply > rules.max_ply || moves.len() < rules.min_moves_left {
+        if node.depth < rules.min_depth
+            || node.ply > rules.max_ply
+            || moves.len() < rules.min_moves_left
+        {
             return None;
         }
-        if rules.strong && node.entry_type == NodeType::Cut && keys.iter().any(|&k| k >= PROMISING) {
+        if rules.strong && node.entry_type == NodeType::Cut && keys.iter().any(|&k| k >= PROMISING)
+        {
             return None;
         }
         let me = &self.threads[ctx.thread];
@@ -258,7 +272,12 @@ impl<G: Game> Splitter<G> {
 
     /// Takes moves from split point `id` and searches them until none is left,
     /// a cutoff happens, or the search stops.
-    fn work_at<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>, id: usize) {
+    fn work_at<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        id: usize,
+    ) {
         let sp = &self.split_points[id];
         loop {
             let (mv, child, index, alpha, beta, depth, ply, node_type) = {
@@ -277,9 +296,22 @@ impl<G: Game> Splitter<G> {
                     sp.open.store(false, Relaxed);
                 }
                 let mv = d.moves[i];
-                let child = d.pos.as_ref().expect("a published split point has a position").play(mv);
+                let child = d
+                    .pos
+                    .as_ref()
+                    .expect("a published split point has a position")
+                    .play(mv);
                 // Index ≥ 1: young brothers get null windows, like the serial loop.
-                (mv, child, i + 1, d.alpha, d.beta, d.depth, d.ply, d.node_type)
+                (
+                    mv,
+                    child,
+                    i + 1,
+                    d.alpha,
+                    d.beta,
+                    d.depth,
+                    d.ply,
+                    d.node_type,
+                )
             };
             let nodes_before = worker.stats.nodes;
             let score = worker.search_child(ctx, &child, index, alpha, beta, depth, ply, node_type);
@@ -310,7 +342,12 @@ impl<G: Game> Splitter<G> {
     }
 
     /// Attaches to split point `id` and works there; false if it had closed.
-    fn attach_and_work<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>, id: usize) -> bool {
+    fn attach_and_work<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        id: usize,
+    ) -> bool {
         let sp = &self.split_points[id];
         {
             let d = sp.lock();
@@ -330,7 +367,12 @@ impl<G: Game> Splitter<G> {
     }
 
     /// The helpful master: works at a split point below `id`, if one is open.
-    fn help_below<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>, id: usize) -> bool {
+    fn help_below<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        id: usize,
+    ) -> bool {
         match self.find_open(|candidate| self.descends_from(candidate, id)) {
             Some(below) => self.attach_and_work(worker, ctx, below),
             None => false,
@@ -365,7 +407,11 @@ impl<G: Game> Splitter<G> {
 
     /// A helper thread's life: look for open split points and work there
     /// until the search is done; sleep when there is nothing to do.
-    pub(crate) fn helper_loop<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>) {
+    pub(crate) fn helper_loop<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+    ) {
         let mut idle_since = Instant::now();
         self.idle.fetch_add(1, SeqCst);
         let mut spins = 0u32;

@@ -1,0 +1,144 @@
+//! The games the command line knows, and what it needs to know about each.
+//!
+//! Commands are written once, generic over [`CliGame`]; [`GameName::dispatch`]
+//! picks the type. Adding a game is a variant of [`GameName`], its name, one
+//! arm in `dispatch` and an `impl CliGame`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use splitpoint::{Evaluator, Game, MoveList};
+use splitpoint_games::othello::{Othello, OthelloEval};
+use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+
+use crate::error::{Error, Result};
+
+/// What the command line needs to know about a game beyond its rules.
+pub trait CliGame: Game {
+    /// The evaluator `search` uses.
+    type Eval: Evaluator<Self> + Default;
+
+    /// The position searched when no `--position` is given.
+    const DEFAULT_POSITION: &'static str;
+
+    /// The search depth when neither `--depth` nor `--movetime` is given.
+    fn default_depth(&self) -> i32;
+}
+
+impl CliGame for Othello {
+    type Eval = OthelloEval;
+    const DEFAULT_POSITION: &'static str = "start";
+
+    /// Eight plies: a fraction of a second, a reasonable move.
+    fn default_depth(&self) -> i32 {
+        8
+    }
+}
+
+impl CliGame for Synthetic {
+    type Eval = SyntheticEval;
+    const DEFAULT_POSITION: &'static str = "b=6,d=8,seed=1";
+
+    /// The whole tree below the position: its true value, the point of the game.
+    fn default_depth(&self) -> i32 {
+        (self.spec().depth as i32 - self.ply() as i32).max(1)
+    }
+}
+
+/// A command generic over the game, run by [`GameName::dispatch`].
+pub trait GameCommand {
+    /// What the command returns.
+    type Output;
+
+    /// Runs the command on game `G`.
+    fn run<G: CliGame>(self) -> Self::Output;
+}
+
+/// A game named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameName {
+    /// Othello (Reversi).
+    Othello,
+    /// Synthetic trees of known value.
+    Synthetic,
+}
+
+impl GameName {
+    /// Every game, in the order help texts list them.
+    pub const ALL: [GameName; 2] = [GameName::Othello, GameName::Synthetic];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameName::Othello => "othello",
+            GameName::Synthetic => "synthetic",
+        }
+    }
+
+    /// Runs `command` on this game.
+    pub fn dispatch<C: GameCommand>(self, command: C) -> C::Output {
+        match self {
+            GameName::Othello => command.run::<Othello>(),
+            GameName::Synthetic => command.run::<Synthetic>(),
+        }
+    }
+}
+
+impl fmt::Display for GameName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameName {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        GameName::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| {
+                let known: Vec<&str> = GameName::ALL.iter().map(|g| g.name()).collect();
+                Error::input(format!(
+                    "unknown game '{text}' (known games: {})",
+                    known.join(", ")
+                ))
+            })
+    }
+}
+
+/// The position `--position` names (or the game's default), after the
+/// `--moves` (space- or comma-separated) are played from it.
+pub fn load_position<G: CliGame>(position: Option<&str>, moves: Option<&str>) -> Result<G> {
+    let text = position.unwrap_or(G::DEFAULT_POSITION);
+    let mut pos = G::parse_position(text).map_err(|e| Error::input(format!("--position: {e}")))?;
+    let words = moves
+        .unwrap_or("")
+        .split([' ', ','])
+        .filter(|w| !w.is_empty());
+    for (n, word) in words.enumerate() {
+        let mv = pos.parse_move(word).map_err(|e| {
+            Error::input(format!("--moves: move {} '{word}': {}", n + 1, e.message))
+        })?;
+        pos = pos.play(mv);
+    }
+    Ok(pos)
+}
+
+/// The text of each move of `line`, played in turn from `pos`.
+pub fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut texts = Vec::with_capacity(line.len());
+    for &mv in line {
+        texts.push(pos.move_text(mv));
+        pos = pos.play(mv);
+    }
+    texts
+}
+
+/// The legal moves of `pos`.
+pub fn legal_moves<G: Game>(pos: &G) -> MoveList<G::Move> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves
+}

@@ -1,0 +1,310 @@
+//! `splitpoint solve`: exact endgame scores, by a single exact search to the end
+//! of the game with the exact evaluator.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use serde::Serialize;
+use splitpoint::{Engine, Game, Limits, MAX_DEPTH, SearchResult};
+use splitpoint_games::othello::{FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions};
+
+use crate::error::{Error, Result};
+use crate::games::{GameName, line_text};
+use crate::{ParallelArgs, check_hash, report, stdout};
+
+/// The FFO position solved when none is given.
+const DEFAULT_FFO: u32 = 40;
+
+/// Solve endgame positions exactly (othello)
+///
+/// Searches each position to the end of the game in exact mode and prints the
+/// final disc difference for the side to move under perfect play (empty
+/// squares to the winner) and a best move. Fine up to about 24 empties; every
+/// further empty roughly doubles the time.
+///
+/// Positions come from --position, --file (one position a line, '#' starts a
+/// comment, blank lines ignored; '-' reads standard input) or --ffo (the FFO
+/// endgame suite, #40 to #59, by default #40). FFO positions are checked against
+/// their known scores and best moves: a mismatch is reported on stderr and the
+/// exit status is 1.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  splitpoint solve othello                    FFO #40 (20 empties, score +38)
+  splitpoint solve othello --ffo 40,41,42
+  splitpoint solve othello --file endgames.txt --json
+  splitpoint solve othello --ffo 47 --threads 2 --hash 256")]
+pub struct SolveArgs {
+    /// The game: othello (the only one with an exact solver so far)
+    pub game: String,
+
+    /// The position: 64 characters a1..h8 row by row ('X' black, 'O' white,
+    /// '-' empty), a space, and the side to move ('X' or 'O')
+    #[arg(long, short = 'p', value_name = "POS", conflicts_with_all = ["file", "ffo"])]
+    pub position: Option<String>,
+
+    /// A file of positions, one a line ('-' for standard input)
+    #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "ffo")]
+    pub file: Option<String>,
+
+    /// FFO endgame positions by number, comma-separated (40 to 59) [default: 40]
+    #[arg(long, value_name = "N", value_delimiter = ',')]
+    pub ffo: Vec<u32>,
+
+    /// Transposition-table size in MiB (0 keeps a single bucket)
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub hash: u64,
+
+    #[command(flatten)]
+    pub parallel: ParallelArgs,
+
+    /// Print one JSON object a line, per position: position, score, best_move,
+    /// nodes, seconds, nps, pv (and ffo, expected_score, expected_moves, correct
+    /// for FFO positions)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A position to solve, with its known solution when it is an FFO position.
+struct Job {
+    position: Othello,
+    known: Option<FfoPosition>,
+}
+
+/// The JSON form of one solved position.
+#[derive(Serialize)]
+struct SolveJson {
+    position: String,
+    empties: u32,
+    score: i32,
+    /// `null` when the game is already over.
+    best_move: Option<String>,
+    nodes: u64,
+    seconds: f64,
+    nps: f64,
+    pv: Vec<String>,
+    #[serde(flatten)]
+    check: Option<CheckJson>,
+}
+
+/// The known solution of an FFO position and whether ours agrees.
+#[derive(Serialize)]
+struct CheckJson {
+    ffo: u32,
+    expected_score: i32,
+    expected_moves: Vec<String>,
+    correct: bool,
+}
+
+/// Runs `splitpoint solve`.
+pub fn run(args: &SolveArgs) -> Result<ExitCode> {
+    let game: GameName = args.game.parse()?;
+    if game != GameName::Othello {
+        return Err(Error::input(format!(
+            "solve: no exact solver for {game} yet (only othello)"
+        )));
+    }
+    let jobs = jobs(args)?;
+    let mut engine = Engine::new(OthelloExact, check_hash(args.hash)?);
+    args.parallel.apply(&mut engine)?;
+    let mut out = stdout();
+    if !args.json {
+        let expected = if jobs.iter().any(|j| j.known.is_some()) {
+            "  expected"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>6} {:>5} {:>13} {:>9} {:>8}{expected}",
+            "ffo", "empties", "score", "best", "nodes", "seconds", "nodes/s"
+        )?;
+    }
+
+    let mut all_correct = true;
+    let (mut total_nodes, mut total_time) = (0, Duration::ZERO);
+    for job in &jobs {
+        engine.clear();
+        let result = solve(&mut engine, &job.position);
+        total_nodes += result.stats.nodes;
+        total_time += result.elapsed;
+        let correct = job.known.as_ref().is_none_or(|k| agrees(k, &result));
+        all_correct &= correct;
+        if args.json {
+            let json = to_json(job, &result, correct);
+            report::json_line(&mut out, &json)?;
+        } else {
+            write_row(&mut out, job, &result, correct)?;
+        }
+        if !correct {
+            if let Some(known) = &job.known {
+                eprintln!(
+                    "splitpoint: FFO #{}: expected {} ({}), found {} ({})",
+                    known.id,
+                    report::score(known.score),
+                    move_list(&known.best),
+                    report::score(result.score),
+                    result
+                        .best_move
+                        .map_or("none".to_string(), |m| m.to_string()),
+                );
+            }
+        }
+    }
+    if !args.json && jobs.len() > 1 {
+        writeln!(
+            out,
+            "{:<5}{:>34} {:>9.3} {:>8}",
+            "total",
+            total_nodes,
+            total_time.as_secs_f64(),
+            report::per_second(total_nodes, total_time)
+        )?;
+    }
+    Ok(if all_correct {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Solves `pos` exactly: one iteration deep enough that every line reaches the
+/// end of the game (each empty square takes at most a move and a pass).
+pub fn solve(
+    engine: &mut Engine<Othello, OthelloExact>,
+    pos: &Othello,
+) -> SearchResult<OthelloMove> {
+    let depth = (2 * pos.empty_count() as i32 + 2).min(MAX_DEPTH);
+    let limits = Limits {
+        depth: Some(depth),
+        exact: true,
+        single_iteration: true,
+        ..Limits::default()
+    };
+    engine.search(pos, &limits)
+}
+
+/// Whether a result matches the known solution: the same score, by one of the
+/// moves known to reach it.
+fn agrees(known: &FfoPosition, result: &SearchResult<OthelloMove>) -> bool {
+    result.score == known.score && result.best_move.is_some_and(|m| known.best.contains(&m))
+}
+
+/// The positions the flags name, all read and checked before any is solved.
+fn jobs(args: &SolveArgs) -> Result<Vec<Job>> {
+    if let Some(text) = &args.position {
+        let position =
+            Othello::parse_position(text).map_err(|e| Error::input(format!("--position: {e}")))?;
+        return Ok(vec![Job {
+            position,
+            known: None,
+        }]);
+    }
+    if let Some(path) = &args.file {
+        return read_file(path);
+    }
+    let suite = ffo_positions();
+    let ids = if args.ffo.is_empty() {
+        vec![DEFAULT_FFO]
+    } else {
+        args.ffo.clone()
+    };
+    ids.iter()
+        .map(|&id| match suite.iter().find(|p| p.id == id) {
+            Some(p) => Ok(Job {
+                position: p.position,
+                known: Some(p.clone()),
+            }),
+            None => Err(Error::input(format!(
+                "--ffo: no FFO position #{id} (the suite holds #40 to #59)"
+            ))),
+        })
+        .collect()
+}
+
+/// Reads a file of positions: one a line, `#` starts a comment, blank lines
+/// are ignored. An error names the file and the line.
+fn read_file(path: &str) -> Result<Vec<Job>> {
+    let mut text = String::new();
+    let read = if path == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(path).map(|t| text = t)
+    };
+    read.map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
+
+    let mut jobs = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let content = line.split('#').next().unwrap_or("");
+        if content.trim().is_empty() {
+            continue;
+        }
+        let position = Othello::parse_position(content)
+            .map_err(|e| Error::input(format!("{path} line {}: {e}", n + 1)))?;
+        jobs.push(Job {
+            position,
+            known: None,
+        });
+    }
+    if jobs.is_empty() {
+        return Err(Error::input(format!("{path}: no positions in the file")));
+    }
+    Ok(jobs)
+}
+
+fn to_json(job: &Job, r: &SearchResult<OthelloMove>, correct: bool) -> SolveJson {
+    SolveJson {
+        position: job.position.position_text(),
+        empties: job.position.empty_count(),
+        score: r.score,
+        best_move: r.best_move.map(|m| m.to_string()),
+        nodes: r.stats.nodes,
+        seconds: r.elapsed.as_secs_f64(),
+        nps: r.nps(),
+        pv: line_text(&job.position, &r.pv),
+        check: job.known.as_ref().map(|k| CheckJson {
+            ffo: k.id,
+            expected_score: k.score,
+            expected_moves: k.best.iter().map(|m| m.to_string()).collect(),
+            correct,
+        }),
+    }
+}
+
+fn write_row(
+    out: &mut impl Write,
+    job: &Job,
+    r: &SearchResult<OthelloMove>,
+    correct: bool,
+) -> std::io::Result<()> {
+    let expected = match &job.known {
+        Some(k) => {
+            let flag = if correct { "" } else { "  MISMATCH" };
+            format!("  {} {}{flag}", report::score(k.score), move_list(&k.best))
+        }
+        None => String::new(),
+    };
+    writeln!(
+        out,
+        "{:>4} {:>7} {:>6} {:>5} {:>13} {:>9.3} {:>8}{expected}",
+        job.known
+            .as_ref()
+            .map_or("-".to_string(), |k| k.id.to_string()),
+        job.position.empty_count(),
+        report::score(r.score),
+        r.best_move.map_or("-".to_string(), |m| m.to_string()),
+        r.stats.nodes,
+        r.elapsed.as_secs_f64(),
+        report::per_second(r.stats.nodes, r.elapsed),
+    )
+}
+
+/// Moves as `a2` or `a2,b1`.
+fn move_list(moves: &[OthelloMove]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}

@@ -1,0 +1,454 @@
+//! The `splitpoint` command as a user meets it: outputs, JSON shapes, exit
+//! statuses and the one-line errors for bad input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use splitpoint::{Game, MoveList};
+use splitpoint_games::othello::{Othello, OthelloExact};
+use splitpoint_games::synthetic::Synthetic;
+
+/// Two 12-empties endgames, black and white to move; solved in milliseconds.
+const ENDGAME_O: &str = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOX-O--X-X------ O";
+const ENDGAME_X: &str = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOX-O--X-X------ X";
+
+fn splitpoint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs a command that must succeed; its standard output.
+fn success(args: &[&str]) -> String {
+    let out = splitpoint(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Runs a `--json` command that prints one object.
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&success(args)).expect("one JSON object")
+}
+
+/// The object's keys, sorted.
+fn keys(value: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = value
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// Runs a command that must reject its input: status 2, one line on stderr
+/// (returned), nothing on stdout, no panic.
+fn rejected(args: &[&str]) -> String {
+    rejected_output(args, splitpoint(args))
+}
+
+fn rejected_output(args: &[&str], out: Output) -> String {
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8 errors");
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: not one line: {stderr}"
+    );
+    assert!(stderr.starts_with("splitpoint: "), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    stderr
+}
+
+fn assert_legal(position: &str, moves_before: &[&str], mv: &str) {
+    let mut pos = Othello::parse_position(position).unwrap();
+    for m in moves_before {
+        pos = pos.play(pos.parse_move(m).unwrap());
+    }
+    assert!(pos.parse_move(mv).is_ok(), "{mv} is not legal in {pos}");
+}
+
+#[test]
+fn perft_counts_othello_from_the_start() {
+    for (depth, expected) in [(1, 4), (2, 12), (3, 56), (4, 244), (5, 1396), (6, 8200)] {
+        let value = json(&["perft", "othello", &depth.to_string(), "--json"]);
+        assert_eq!(keys(&value), ["nodes", "seconds"]);
+        assert_eq!(value["nodes"], expected, "depth {depth}");
+        assert!(value["seconds"].as_f64().unwrap() >= 0.0);
+    }
+    let human = success(&["perft", "othello", "6"]);
+    assert!(
+        human
+            .lines()
+            .any(|l| l.split_whitespace().eq(["nodes", "8200"])),
+        "{human}"
+    );
+    assert!(human.contains("nodes/s"), "{human}");
+}
+
+#[test]
+fn perft_divide_adds_up() {
+    let value = json(&[
+        "perft", "othello", "5", "--divide", "--json", "--moves", "f5",
+    ]);
+    let divide = value["divide"].as_array().unwrap();
+    assert_eq!(divide.len(), 3); // d6, f6, f4 after f5
+    let sum: u64 = divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(value["nodes"], sum);
+    // Five plies after f5 is six from the start, below one of four symmetric moves.
+    assert_eq!(sum, 8200 / 4);
+    let human = success(&["perft", "othello", "2", "--divide"]);
+    assert!(
+        human.lines().any(|l| l.split_whitespace().eq(["d3", "3"])),
+        "{human}"
+    );
+}
+
+#[test]
+fn search_othello_reports_a_legal_move() {
+    let value = json(&["search", "othello", "--depth", "4", "--json"]);
+    assert_eq!(
+        keys(&value),
+        [
+            "algorithm",
+            "best_move",
+            "depth",
+            "nodes",
+            "nps",
+            "pv",
+            "score",
+            "seconds",
+            "stats",
+            "threads"
+        ]
+    );
+    assert_eq!(value["depth"], 4);
+    let best = value["best_move"].as_str().unwrap();
+    assert_legal("start", &[], best);
+    let pv: Vec<&str> = value["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(pv[0], best);
+    assert!(value["score"].is_i64());
+    assert!(value["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(value["stats"]["nodes"], value["nodes"]);
+    for rate in ["tt_hit_rate", "first_move_cutoff_rate"] {
+        assert!(
+            (0.0..=1.0).contains(&value["stats"][rate].as_f64().unwrap()),
+            "{rate}"
+        );
+    }
+
+    let after = json(&[
+        "search", "othello", "--moves", "f5 d6 c3", "--depth", "3", "--json",
+    ]);
+    assert_legal(
+        "start",
+        &["f5", "d6", "c3"],
+        after["best_move"].as_str().unwrap(),
+    );
+}
+
+#[test]
+fn search_othello_shows_each_iteration() {
+    let out = success(&["search", "othello", "--depth", "3"]);
+    for depth in 1..=3 {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().next() == Some(&depth.to_string())),
+            "no line for depth {depth}: {out}"
+        );
+    }
+    for label in [
+        "best move",
+        "score",
+        "nodes",
+        "time",
+        "table hits",
+        "first-move cutoffs",
+        "pv",
+    ] {
+        assert!(
+            out.lines().any(|l| l.starts_with(label)),
+            "no {label}: {out}"
+        );
+    }
+}
+
+#[test]
+fn search_synthetic_finds_the_true_value() {
+    let spec = "b=4,d=6,seed=9,q=0.3";
+    let value = json(&[
+        "search",
+        "synthetic",
+        "--position",
+        spec,
+        "--exact",
+        "--json",
+    ]);
+    let root = Synthetic::parse_position(spec).unwrap();
+    assert_eq!(value["depth"], 6, "the default depth is the whole tree");
+    assert_eq!(value["score"], root.value());
+    let best = value["best_move"].as_str().unwrap();
+    let child = root.play(root.parse_move(best).unwrap());
+    assert_eq!(-child.value(), root.value(), "{best} is not a best move");
+
+    let default = json(&["search", "synthetic", "--json"]);
+    assert_eq!(default["depth"], 8);
+    assert!(
+        default["best_move"]
+            .as_str()
+            .unwrap()
+            .parse::<u8>()
+            .unwrap()
+            < 6
+    );
+}
+
+#[test]
+fn search_in_parallel_agrees_in_exact_mode() {
+    let serial = json(&["search", "othello", "--depth", "5", "--exact", "--json"]);
+    let parallel = json(&[
+        "search",
+        "othello",
+        "--depth",
+        "5",
+        "--exact",
+        "--threads",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(serial["score"], parallel["score"]);
+    assert_eq!(parallel["threads"], 3);
+    assert_eq!(parallel["algorithm"], "ybw");
+}
+
+/// The exact score of an Othello position, from the library's own solver.
+fn exact_score(position: &str) -> i32 {
+    OthelloExact::solve(&Othello::parse_position(position).unwrap(), -64, 64, &mut 0)
+}
+
+#[test]
+fn solve_a_file_prints_a_json_line_per_position() {
+    let dir = std::env::temp_dir().join(format!("splitpoint-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("endgames.txt");
+    std::fs::write(
+        &file,
+        format!("# two endgames\n\n{ENDGAME_O}\n  {ENDGAME_X}  # black to move\n"),
+    )
+    .unwrap();
+
+    let out = success(&[
+        "solve",
+        "othello",
+        "--file",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (line, position) in lines.iter().zip([ENDGAME_O, ENDGAME_X]) {
+        for key in ["position", "score", "best_move", "nodes", "seconds"] {
+            assert!(line.get(key).is_some(), "no {key} in {line}");
+        }
+        assert_eq!(line["position"], position);
+        assert_eq!(line["score"], exact_score(position));
+        assert_legal(position, &[], line["best_move"].as_str().unwrap());
+    }
+
+    let table = success(&["solve", "othello", "--file", file.to_str().unwrap()]);
+    assert_eq!(table.lines().count(), 4, "header, two rows, total: {table}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn solve_reads_standard_input_and_single_positions() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+        .args(["solve", "othello", "--file", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(ENDGAME_X.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["score"], exact_score(ENDGAME_X));
+
+    let value = json(&["solve", "othello", "--position", ENDGAME_O, "--json"]);
+    assert_eq!(value["score"], exact_score(ENDGAME_O));
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["search", "chess"], "unknown game 'chess'"),
+        (&["perft", "go", "3"], "unknown game 'go'"),
+        (
+            &["search", "othello", "--position", "XXXXZ"],
+            "unknown board character 'Z' (at column 5)",
+        ),
+        (
+            &["search", "othello", "-p", "XXXX X"],
+            "--position: expected 64 board characters, found 4",
+        ),
+        (
+            &["search", "synthetic", "-p", "b=0,d=3,seed=1"],
+            "--position: synthetic tree spec",
+        ),
+        (
+            &["search", "othello", "--moves", "f5 a1"],
+            "--moves: move 2 'a1'",
+        ),
+        (
+            &["search", "othello", "--moves", "f5 zz"],
+            "--moves: move 2 'zz'",
+        ),
+        (
+            &["search", "othello", "--depth", "0"],
+            "--depth: 0 is out of range",
+        ),
+        (
+            &["search", "othello", "--depth", "121"],
+            "--depth: 121 is out of range",
+        ),
+        (
+            &["search", "othello", "--depth", "-3"],
+            "--depth: -3 is out of range",
+        ),
+        (&["search", "othello", "--movetime", "0"], "--movetime"),
+        (&["search", "othello", "--nodes", "0"], "--nodes"),
+        (&["search", "othello", "--hash", "99999999"], "--hash"),
+        (
+            &["search", "othello", "--threads", "0"],
+            "--threads: 0 is out of range",
+        ),
+        (
+            &["search", "othello", "--algorithm", "magic"],
+            "--algorithm: unknown algorithm 'magic'",
+        ),
+        (&["perft", "othello", "0"], "DEPTH: 0 is out of range"),
+        (&["perft", "othello", "500"], "DEPTH: 500 is out of range"),
+        (&["solve", "synthetic"], "no exact solver for synthetic"),
+        (&["solve", "othello", "--ffo", "12"], "no FFO position #12"),
+        (
+            &["solve", "othello", "--file", "/no/such/file.txt"],
+            "/no/such/file.txt: cannot read",
+        ),
+        (
+            &["solve", "othello", "-p", "start X"],
+            "--position: unexpected text after start",
+        ),
+    ];
+    for (args, expected) in cases {
+        let stderr = rejected(args);
+        assert!(
+            stderr.contains(expected),
+            "{args:?}: {stderr:?} lacks {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_line_in_a_file_is_named() {
+    let dir = std::env::temp_dir().join(format!("splitpoint-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("positions.txt");
+    std::fs::write(&bad, format!("# comment\n{ENDGAME_O}\nXXXXZ X\n")).unwrap();
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "# nothing\n\n").unwrap();
+
+    let path = bad.to_str().unwrap();
+    let stderr = rejected(&["solve", "othello", "--file", path, "--json"]);
+    assert!(
+        stderr.contains(&format!(
+            "{path} line 3: unknown board character 'Z' (at column 5)"
+        )),
+        "{stderr}"
+    );
+    let stderr = rejected(&["solve", "othello", "--file", empty.to_str().unwrap()]);
+    assert!(stderr.contains("no positions"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn usage_errors_exit_2_without_a_panic() {
+    for args in [
+        &["search"][..],
+        &["search", "othello", "--bogus"],
+        &["perft", "othello", "three"],
+        &["solve", "othello", "--file", "a", "--position", "start"],
+        &["frobnicate"],
+    ] {
+        let out = splitpoint(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("error"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_explains_every_command() {
+    let top = success(&["--help"]);
+    for command in ["perft", "search", "solve"] {
+        assert!(top.contains(command), "{top}");
+        let help = success(&[command, "--help"]);
+        assert!(help.contains("Examples:"), "{command}: {help}");
+        assert!(help.contains("--json"), "{command}: {help}");
+    }
+    let search = success(&["search", "--help"]);
+    for flag in [
+        "--position",
+        "--moves",
+        "--depth",
+        "--movetime",
+        "--nodes",
+        "--hash",
+        "--exact",
+        "--threads",
+    ] {
+        assert!(search.contains(flag), "search --help lacks {flag}");
+    }
+    assert!(search.contains("[default: 64]"));
+    let solve = success(&["solve", "--help"]);
+    for flag in ["--position", "--file", "--ffo", "--hash"] {
+        assert!(solve.contains(flag), "solve --help lacks {flag}");
+    }
+}
+
+/// A finished game has no best move: `null` in JSON, not an error.
+#[test]
+fn a_finished_game_has_no_best_move() {
+    let full = format!("{} X", "X".repeat(64));
+    let value = json(&["search", "othello", "--position", &full, "--json"]);
+    assert_eq!(value["best_move"], Value::Null);
+    let mut moves = MoveList::new();
+    Othello::parse_position(&full)
+        .unwrap()
+        .generate_moves(&mut moves);
+    assert!(moves.is_empty());
+    let solved = json(&["solve", "othello", "--position", &full, "--json"]);
+    assert_eq!(solved["score"], 64);
+}

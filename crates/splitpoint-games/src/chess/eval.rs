@@ -1,0 +1,234 @@
+//! The evaluator: material and piece-square tables, tapered between the
+//! middlegame and the endgame; captures and promotions for quiescence, ordered
+//! most valuable victim, least valuable attacker first.
+
+use cozy_chess::{BitBoard, Board, Color, Piece, Rank, Square};
+use splitpoint::{Evaluator, Game, MoveList, Score};
+
+use super::position::Chess;
+
+/// Material in centipawns, middlegame and endgame, by [`Piece`] index.
+const MATERIAL_MG: [i32; 6] = [85, 320, 335, 470, 950, 0];
+const MATERIAL_EG: [i32; 6] = [105, 300, 315, 530, 980, 0];
+
+/// How much each piece counts towards the middlegame: knights and bishops 1,
+/// rooks 2, queens 4; the start position has [`MAX_PHASE`].
+const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const MAX_PHASE: i32 = 24;
+
+/// Bonus for the side to move, which is usually worth something.
+const TEMPO: i32 = 10;
+/// Bonus for holding both bishops.
+const BISHOP_PAIR: (i32, i32) = (25, 45);
+
+/// How central a square is: 0 in a corner, 6 on the four centre squares.
+const fn centrality(file: usize, rank: usize) -> i32 {
+    let f = if file < 4 { file } else { 7 - file };
+    let r = if rank < 4 { rank } else { 7 - rank };
+    (f + r) as i32
+}
+
+/// Positional value of `piece` on the square (`file`, `rank`), from White's
+/// side, middlegame then endgame. Simple rules rather than tuned numbers:
+/// knights, bishops and queens like the centre, pawns like to advance (more so
+/// in the endgame), rooks like the seventh rank, the king hides behind its
+/// pawns in the middlegame and comes to the centre in the endgame.
+const fn square_value(piece: usize, file: usize, rank: usize) -> (i32, i32) {
+    let c = centrality(file, rank);
+    match piece {
+        // Pawn.
+        0 => {
+            const ADVANCE_MG: [i32; 8] = [0, 0, 2, 6, 14, 30, 60, 0];
+            const ADVANCE_EG: [i32; 8] = [0, 0, 5, 15, 30, 55, 95, 0];
+            let mut mg = ADVANCE_MG[rank];
+            let centre_file = file == 3 || file == 4;
+            if centre_file && (rank == 3 || rank == 4) {
+                mg += 15;
+            } else if centre_file && rank == 1 {
+                mg -= 10; // an unmoved centre pawn blocks the bishops
+            } else if (file == 2 || file == 5) && rank == 3 {
+                mg += 5;
+            }
+            if file >= 5 && rank == 1 {
+                mg += 5; // the castled king's shelter
+            }
+            (mg, ADVANCE_EG[rank])
+        }
+        // Knight: the rim is dim.
+        1 => (6 * c - 20, 5 * c - 15),
+        // Bishop, also better off its home rank.
+        2 => (4 * c - 10 - if rank == 0 { 10 } else { 0 }, 3 * c - 8),
+        // Rook: the seventh rank, and the centre files a little.
+        3 => {
+            let seventh = rank == 6;
+            let file_bonus = if file == 3 || file == 4 { 6 } else { 0 };
+            (
+                (if seventh { 20 } else { 0 }) + file_bonus,
+                if seventh { 12 } else { 0 },
+            )
+        }
+        // Queen.
+        4 => (2 * c - 6, 4 * c - 12),
+        // King.
+        _ => {
+            const HOME: [i32; 8] = [15, 25, 10, -5, 0, 5, 30, 15];
+            const SECOND: [i32; 8] = [0, 0, -10, -15, -15, -10, 0, 0];
+            let mg = match rank {
+                0 => HOME[file],
+                1 => SECOND[file],
+                r => -20 - 10 * (r as i32 - 2),
+            };
+            (mg, 7 * c - 25)
+        }
+    }
+}
+
+/// Material plus position for every piece on every square, from White's side:
+/// `TABLE_MG[piece][square]` with a1 = 0, h8 = 63.
+static TABLE_MG: [[i16; 64]; 6] = make_table(true);
+static TABLE_EG: [[i16; 64]; 6] = make_table(false);
+
+const fn make_table(middlegame: bool) -> [[i16; 64]; 6] {
+    let mut table = [[0i16; 64]; 6];
+    let mut piece = 0;
+    while piece < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mg, eg) = square_value(piece, sq % 8, sq / 8);
+            table[piece][sq] = if middlegame {
+                (MATERIAL_MG[piece] + mg) as i16
+            } else {
+                (MATERIAL_EG[piece] + eg) as i16
+            };
+            sq += 1;
+        }
+        piece += 1;
+    }
+    table
+}
+
+/// The static score of `board` from the side to move's view, in centipawns.
+/// Whatever the position, it stays within ±16000.
+pub fn evaluate(board: &Board) -> Score {
+    if insufficient_material(board) {
+        return 0;
+    }
+    let (mut mg, mut eg, mut phase) = (0i32, 0i32, 0i32);
+    for color in [Color::White, Color::Black] {
+        let (sign, flip) = if color == Color::White {
+            (1, 0)
+        } else {
+            (-1, 56)
+        };
+        for piece in Piece::ALL {
+            let pieces = board.colored_pieces(color, piece);
+            phase += PHASE[piece as usize] * pieces.len() as i32;
+            let (table_mg, table_eg) = (&TABLE_MG[piece as usize], &TABLE_EG[piece as usize]);
+            for sq in pieces {
+                // Black's pieces read the table upside down.
+                let i = sq as usize ^ flip;
+                mg += sign * table_mg[i] as i32;
+                eg += sign * table_eg[i] as i32;
+            }
+        }
+        if board.colored_pieces(color, Piece::Bishop).len() >= 2 {
+            mg += sign * BISHOP_PAIR.0;
+            eg += sign * BISHOP_PAIR.1;
+        }
+    }
+    let phase = phase.min(MAX_PHASE);
+    let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let score = if board.side_to_move() == Color::White {
+        white
+    } else {
+        -white
+    };
+    score + TEMPO
+}
+
+/// Neither side can ever mate: bare kings, or a single minor piece, and no pawns.
+fn insufficient_material(board: &Board) -> bool {
+    let heavy = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    heavy.is_empty() && (board.pieces(Piece::Knight) | board.pieces(Piece::Bishop)).len() <= 1
+}
+
+/// The evaluator for [`Chess`]: [`evaluate`], quiescence over captures and
+/// queen promotions (every legal move when in check), MVV-LVA ordering.
+///
+/// Quiescence and exactness: the core's quiescence is
+/// `max(evaluate, best noisy move)`, so it stands pat even in check; listing
+/// every evasion in check only lets it also see the replies, which matters
+/// when the check wins or loses material. Exact mode searches every noisy move
+/// down every line, so the noisy tree must be finite: captures end as
+/// material runs out, and a line of evasions goes on only while each evasion
+/// gives check in turn; such lines end by repetition or, at worst, at the
+/// core's ply limit (`MAX_PLY`), which both the search and the negamax oracle
+/// stop at.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChessEval;
+
+impl Evaluator<Chess> for ChessEval {
+    #[inline]
+    fn evaluate(&self, pos: &Chess) -> Score {
+        evaluate(pos.board())
+    }
+
+    #[inline]
+    fn noisy_moves(&self, pos: &Chess, moves: &mut MoveList<cozy_chess::Move>) {
+        if pos.in_check() {
+            pos.generate_moves(moves);
+            return;
+        }
+        let board = pos.board();
+        let us = board.side_to_move();
+        let them = board.colors(!us);
+        let en_passant = board.en_passant().map_or(BitBoard::EMPTY, |file| {
+            Square::new(file, Rank::Sixth.relative_to(us)).bitboard()
+        });
+        let last_rank = Rank::Eighth.relative_to(us).bitboard();
+        board.generate_moves(|mut piece_moves| {
+            piece_moves.to &= if piece_moves.piece == Piece::Pawn {
+                them | en_passant | last_rank
+            } else {
+                them
+            };
+            for mv in piece_moves {
+                // Under-promotions are quiet: they rarely matter and would
+                // quadruple every promotion's subtree.
+                if matches!(mv.promotion, None | Some(Piece::Queen)) {
+                    let _ = moves.try_push(mv);
+                }
+            }
+            false
+        });
+    }
+
+    /// Captures first, most valuable victim then least valuable attacker
+    /// (`100 + 10 × victim − attacker`, piece indices pawn 0 … king 5), then
+    /// queen promotions; quiet moves 0 and under-promotions −1.
+    #[inline]
+    fn order_moves(&self, pos: &Chess, moves: &[cozy_chess::Move], keys: &mut [i32]) {
+        let board = pos.board();
+        for (key, &mv) in keys.iter_mut().zip(moves) {
+            let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
+            *key = match (pos.captured(mv), mv.promotion) {
+                (Some(victim), _) => {
+                    100 + 10 * victim as i32 - attacker + promotion_bonus(mv.promotion)
+                }
+                (None, Some(Piece::Queen)) => 90,
+                (None, Some(_)) => -1,
+                (None, None) => 0,
+            };
+        }
+    }
+}
+
+/// Extra ordering weight of a capture that also promotes.
+#[inline]
+fn promotion_bonus(promotion: Option<Piece>) -> i32 {
+    match promotion {
+        Some(Piece::Queen) => 50,
+        Some(_) => -50,
+        None => 0,
+    }
+}

@@ -1,0 +1,38 @@
+//! Chess, with the rules of the [`cozy_chess`] crate.
+//!
+//! - [`Chess`]: a position (a cozy-chess [`Board`] with its Zobrist hash, plus
+//!   the repetition history) implementing [`Game`](splitpoint::Game): moves
+//!   are [`Move`]s, written in UCI long algebraic notation (`e2e4`, `e7e8q`,
+//!   castling as `e1g1`); positions are FEN (or `startpos`). Checkmate,
+//!   stalemate, the fifty-move rule and repetitions end the game (see
+//!   [`Chess`] for exactly which repetitions).
+//! - [`ChessEval`]: material and piece-square tables, tapered from the
+//!   middlegame to the endgame; quiescence over captures and queen promotions
+//!   (every evasion in check), MVV-LVA ordering.
+//! - Suites: [`bratko_kopec`] (24 positions with best moves, from an EPD file;
+//!   [`parse_epd`] reads others) and [`middlegames`] for time-to-depth.
+//!
+//! The generic search has no null-move pruning, late-move reductions or check
+//! extension yet: this module supplies only the rules and the judgement.
+//!
+//! ```
+//! use splitpoint::{Game, perft};
+//! use splitpoint_games::chess::Chess;
+//!
+//! let start = Chess::start();
+//! assert_eq!(perft(&start, 3), 8902);
+//! let pos = start.play(start.parse_move("e2e4").unwrap());
+//! assert_eq!(pos.position_text(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+//! ```
+
+mod bratko_kopec;
+mod eval;
+mod middlegames;
+mod position;
+mod san;
+
+pub use bratko_kopec::{EpdPosition, bratko_kopec, parse_epd};
+pub use cozy_chess::{Board, Move};
+pub use eval::{ChessEval, evaluate};
+pub use middlegames::{MIDDLEGAMES, middlegames};
+pub use position::{Chess, HISTORY_LEN, START_FEN};
