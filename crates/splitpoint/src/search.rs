@@ -17,7 +17,7 @@ use arrayvec::ArrayVec;
 
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
-use crate::parallel::splitter::{SplitNode, Splitter};
+use crate::parallel::hook::{NodeHook, SplitNode};
 use crate::score::{INFINITY, Score, from_table, to_table};
 use crate::stats::Stats;
 use crate::tt::{Bound, NO_MOVE, TranspositionTable, TtEntry};
@@ -45,8 +45,9 @@ pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
     pub node_limit: Option<u64>,
     /// This thread's index in its search (0 runs the root).
     pub thread: usize,
-    /// The split-point machinery, for algorithms that split below the root.
-    pub(crate) splitter: Option<&'a Splitter<G>>,
+    /// How a parallel algorithm joins this thread's move loops (split points,
+    /// aborts); `None` in serial search.
+    pub(crate) hook: Option<&'a dyn NodeHook<G, E>>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
@@ -60,7 +61,7 @@ impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
             deadline: None,
             node_limit: None,
             thread: 0,
-            splitter: None,
+            hook: None,
         }
     }
 }
@@ -139,7 +140,7 @@ impl<G: Game> Worker<G> {
     /// concerned only the split point's own moves.
     pub(crate) fn refresh_stopped<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) {
         self.stopped =
-            ctx.stop.load(Relaxed) || ctx.splitter.is_some_and(|s| s.cut_off_above(ctx.thread));
+            ctx.stop.load(Relaxed) || ctx.hook.is_some_and(|h| h.aborted(ctx.thread));
     }
 
     /// The best line found from `ply` down by the last search there.
@@ -165,7 +166,7 @@ impl<G: Game> Worker<G> {
         if self.stopped {
             return true;
         }
-        if ctx.stop.load(Relaxed) || ctx.splitter.is_some_and(|s| s.cut_off_above(ctx.thread)) {
+        if ctx.stop.load(Relaxed) || ctx.hook.is_some_and(|h| h.aborted(ctx.thread)) {
             self.stopped = true;
             return true;
         }
@@ -381,7 +382,8 @@ impl<G: Game> Worker<G> {
 
     /// The move loop shared by the root and interior nodes: searches `moves`
     /// best key first, the first with the full window, the rest with null
-    /// windows; once the eldest is searched, offers the rest to the splitter.
+    /// windows; once the eldest is searched, offers the rest to the parallel
+    /// algorithm's [`NodeHook`], if any.
     /// Returns the best score (fail-soft) and the move that raised alpha, if any.
     #[inline]
     fn search_moves<E: Evaluator<G>>(
@@ -426,7 +428,7 @@ impl<G: Game> Worker<G> {
                 node_type = node_type.after_first_move();
             }
             // Young brothers may now be searched in parallel.
-            if let Some(splitter) = ctx.splitter
+            if let Some(hook) = ctx.hook
                 && i + 1 < moves.len()
             {
                 let node = SplitNode {
@@ -440,7 +442,7 @@ impl<G: Game> Worker<G> {
                     entry_type,
                 };
                 if let Some((score, mv)) =
-                    splitter.try_split(self, ctx, node, &moves[i + 1..], &keys[i + 1..])
+                    hook.try_split(self, ctx, node, &moves[i + 1..], &keys[i + 1..])
                 {
                     if score > best {
                         best = score;

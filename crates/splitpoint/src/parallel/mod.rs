@@ -16,6 +16,7 @@ use crate::game::{Evaluator, Game};
 
 pub(crate) mod dts;
 pub(crate) mod pool;
+pub(crate) mod hook;
 pub(crate) mod splitter;
 
 use splitter::{SplitRules, Splitter};
@@ -250,7 +251,7 @@ fn split_search<G: Game, E: Evaluator<G>>(
     run.pool.broadcast(|thread| {
         let mut worker = run.worker(thread);
         let mut ctx = run.context(thread, run.stop);
-        ctx.splitter = Some(&splitter);
+        ctx.hook = Some(&splitter);
         if thread == 0 {
             let r = deepen(
                 &mut worker,

@@ -20,6 +20,7 @@ use crossbeam_utils::CachePadded;
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::score::{INFINITY, Score};
+use crate::parallel::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
 /// Split points each thread may own at once (nested splits stack up).
@@ -42,18 +43,6 @@ pub struct SplitRules {
     pub strong: bool,
     /// Deepest ply that may split (0: root splitting only).
     pub max_ply: usize,
-}
-
-/// A node offering its young brothers, as the move loop sees it.
-pub(crate) struct SplitNode<'p, G: Game> {
-    pub pos: &'p G,
-    pub alpha: Score,
-    pub beta: Score,
-    pub best: Score,
-    pub depth: i32,
-    pub ply: usize,
-    pub node_type: NodeType,
-    pub entry_type: NodeType,
 }
 
 /// What the moves of a split point share, under its lock.
@@ -179,7 +168,7 @@ impl<G: Game> Splitter<G> {
     /// Whether a split point this thread works under (its innermost, or any
     /// ancestor) has been cut off. Called at every node: a short chain walk.
     #[inline]
-    pub fn cut_off_above(&self, thread: usize) -> bool {
+    fn cut_off_above(&self, thread: usize) -> bool {
         let mut id = self.threads[thread].current.load(Relaxed);
         while id != NONE {
             let sp = &self.split_points[id];
@@ -191,12 +180,10 @@ impl<G: Game> Splitter<G> {
         false
     }
 
-    /// Offers the young brothers of `node` (`moves`, unsorted, with their
-    /// ordering `keys`) to idle threads. Returns `None` if the node does not
-    /// split (search on serially), else the best score and the move that
-    /// raised alpha among those moves, all of them searched; the PV at the
-    /// node's ply is set when that move exists.
-    pub(crate) fn try_split<E: Evaluator<G>>(
+    /// YBW's split: see [`NodeHook::try_split`]. Splits when the rules allow
+    /// and a helper is idle; the owner then works like a helper and helps
+    /// below its split point until the last helper leaves.
+    fn split<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
@@ -462,6 +449,24 @@ impl<G: Game> Splitter<G> {
         self.done.store(true, SeqCst);
         let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
         self.wake.notify_all();
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
+    #[inline]
+    fn aborted(&self, thread: usize) -> bool {
+        self.cut_off_above(thread)
+    }
+
+    fn try_split(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        node: SplitNode<'_, G>,
+        moves: &[G::Move],
+        keys: &[i64],
+    ) -> Option<(Score, Option<G::Move>)> {
+        self.split(worker, ctx, node, moves, keys)
     }
 }
 
