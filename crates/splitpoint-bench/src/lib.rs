@@ -17,7 +17,7 @@ pub mod suite;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use splitpoint::{Algorithm, Evaluator, Game, Limits};
+use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
@@ -40,6 +40,8 @@ pub struct BenchOptions {
     pub runs: usize,
     /// Transposition table per engine, MiB.
     pub hash_mib: usize,
+    /// Lockless (default) or locked table.
+    pub table: TableKind,
     /// Exact mode (scores checked against serial).
     pub exact: bool,
     /// Where to write `results.json` and the plots, if anywhere.
@@ -57,6 +59,8 @@ pub struct BenchReport {
     pub suite: Suite,
     /// Exact mode or not.
     pub exact: bool,
+    /// The table kind, `lockless` or `locked`.
+    pub table: &'static str,
     /// Runs per configuration.
     pub runs: usize,
     /// The aggregated table rows.
@@ -137,6 +141,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         configs: &configs,
         runs: options.runs,
         hash_mib: options.hash_mib,
+        table: options.table,
         exact: options.exact,
         progress: &progress,
     };
@@ -169,18 +174,12 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
 
     let rows = report::rows(&configs, &measurements, options.runs, cores);
     complete_series(suite, &measurements, &rows, max_threads, &mut series);
-    let markdown = report::markdown(
-        suite,
-        exact || suite.kind == SuiteKind::Solve,
-        options.runs,
-        cores,
-        &rows,
-        &measurements,
-    );
+    let markdown = report::markdown(options, cores, &rows, &measurements);
     let report = BenchReport {
         machine: Machine::detect(),
         suite: suite.clone(),
         exact,
+        table: options.table.name(),
         runs: options.runs,
         rows,
         time_by_depth: series,
@@ -228,15 +227,7 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
                 max_threads
             };
             let config = Config { algorithm, threads };
-            let points = runner::time_by_depth(
-                job.suite,
-                config,
-                sweep,
-                job.hash_mib,
-                eval.clone(),
-                limits,
-                job.progress,
-            )?;
+            let points = runner::time_by_depth(job, config, sweep, eval.clone(), limits)?;
             series.push(DepthSeries {
                 label: format!("{algorithm} × {threads}"),
                 points,

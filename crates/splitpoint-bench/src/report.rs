@@ -4,8 +4,9 @@
 
 use std::fmt::Write as _;
 
+use crate::BenchOptions;
 use crate::runner::{Config, Measurement};
-use crate::suite::{Suite, SuiteKind};
+use crate::suite::SuiteKind;
 
 /// One line of a table: one configuration, aggregated over runs.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -171,13 +172,14 @@ fn cpus(r: &Row) -> String {
 
 /// The markdown report: a table per algorithm, a summary, and every wrong answer.
 pub fn markdown(
-    suite: &Suite,
-    exact: bool,
-    runs: usize,
+    options: &BenchOptions,
     cores: usize,
     rows: &[Row],
     measurements: &[Measurement],
 ) -> String {
+    let (suite, runs) = (&options.suite, options.runs);
+    // Solves are exact whatever the flag says.
+    let exact = options.exact || suite.kind == SuiteKind::Solve;
     let mut s = String::new();
     let how = match suite.kind {
         SuiteKind::Solve => "solved exactly".to_string(),
@@ -185,6 +187,7 @@ pub fn markdown(
         SuiteKind::Depth(_) => "per-position depths".to_string(),
     };
     let mode = if exact { "exact mode" } else { "normal mode" };
+    let mode = format!("{mode}, {} table", options.table.name());
     let _ = writeln!(
         s,
         "## Suite `{}` ({} positions, {how}, {mode}), {runs} run{}: median time (min–max)\n",

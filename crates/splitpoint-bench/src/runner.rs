@@ -7,7 +7,7 @@
 //! noise spreads evenly over the configurations.
 
 use indicatif::ProgressBar;
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score, TableKind};
 
 use crate::suite::Suite;
 
@@ -99,10 +99,22 @@ pub struct Job<'a> {
     pub runs: usize,
     /// Table size per engine.
     pub hash_mib: usize,
+    /// Lockless or locked table.
+    pub table: TableKind,
     /// Exact mode (every score checked against serial).
     pub exact: bool,
     /// Progress, one tick per search.
     pub progress: &'a ProgressBar,
+}
+
+impl Job<'_> {
+    /// An engine for `config`, with this job's table.
+    pub fn engine<G: Game, E: Evaluator<G>>(&self, eval: E, config: Config) -> Engine<G, E> {
+        let mut engine = Engine::new(eval, self.hash_mib);
+        engine.set_table_kind(self.table);
+        engine.set_parallelism(config.algorithm, config.threads);
+        engine
+    }
 }
 
 /// Runs `job` with evaluator `eval`; `limits` gives each position's limits
@@ -126,11 +138,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
     let mut engines: Vec<Engine<G, E>> = job
         .configs
         .iter()
-        .map(|c| {
-            let mut e = Engine::new(eval.clone(), job.hash_mib);
-            e.set_parallelism(c.algorithm, c.threads);
-            e
-        })
+        .map(|&c| job.engine(eval.clone(), c))
         .collect();
     let mut out = Vec::new();
     for run in 0..job.runs {
@@ -223,14 +231,13 @@ fn judge(job: &Job, measurements: &mut [Measurement]) {
 /// # Errors
 /// A message naming a position the game cannot read.
 pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
-    suite: &Suite,
+    job: &Job,
     config: Config,
     depths: &[i32],
-    hash_mib: usize,
     eval: E,
     limits: impl Fn(&G, Option<i32>) -> Limits,
-    progress: &ProgressBar,
 ) -> Result<Vec<(i32, f64)>, String> {
+    let (suite, progress) = (job.suite, job.progress);
     let positions: Vec<G> = suite
         .positions
         .iter()
@@ -238,8 +245,7 @@ pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
             G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id))
         })
         .collect::<Result<_, _>>()?;
-    let mut engine = Engine::new(eval, hash_mib);
-    engine.set_parallelism(config.algorithm, config.threads);
+    let mut engine = job.engine(eval, config);
     let mut points = Vec::new();
     for &depth in depths {
         progress.set_message(format!(

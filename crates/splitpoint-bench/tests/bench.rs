@@ -12,6 +12,7 @@ fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
         threads: vec![1, 2, 3],
         runs: 2,
         hash_mib: 1,
+        table: splitpoint::TableKind::Lockless,
         exact: true,
         out,
         quiet: true,

@@ -61,6 +61,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "MB", default_value_t = 16)]
     pub hash: u64,
 
+    /// Transposition table: lockless (XOR-checked atomics) or locked (a mutex
+    /// per stripe of buckets), to measure what locking costs
+    #[arg(long, value_name = "lockless|locked", default_value = "lockless")]
+    pub tt: String,
+
     /// Normal mode (table cutoffs, aspiration windows) instead of exact mode;
     /// scores that then differ from serial are reported, not failed
     #[arg(long)]
@@ -163,6 +168,10 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         threads: parse_threads(&args.threads)?,
         runs: args.runs,
         hash_mib: check_hash(args.hash)?,
+        table: args
+            .tt
+            .parse()
+            .map_err(|e| Error::input(format!("--tt: {e}")))?,
         exact: !args.normal,
         out: Some(args.out.clone()),
         quiet: args.quiet,

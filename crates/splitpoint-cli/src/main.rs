@@ -71,10 +71,13 @@ pub struct ParallelArgs {
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
-    /// Parallel algorithm: serial, shared-tt, lazy-smp, root-split, ybw or
-    /// ybw-strong [default: serial with one thread, ybw with more]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help = algorithm_help())]
     pub algorithm: Option<String>,
+
+    /// Transposition table: lockless (XOR-checked atomics) or locked (a mutex
+    /// per stripe of buckets)
+    #[arg(long, value_name = "lockless|locked", default_value = "lockless")]
+    pub tt: String,
 }
 
 impl ParallelArgs {
@@ -97,9 +100,23 @@ impl ParallelArgs {
             None if self.threads == 1 => Algorithm::Serial,
             None => Algorithm::Ybw { strong: false },
         };
+        let table = self
+            .tt
+            .parse()
+            .map_err(|e| Error::input(format!("--tt: {e}")))?;
+        engine.set_table_kind(table);
         engine.set_parallelism(algorithm, self.threads);
         Ok(())
     }
+}
+
+/// The `--algorithm` help: every name the library knows.
+fn algorithm_help() -> String {
+    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    format!(
+        "Parallel algorithm: {} [default: serial with one thread, ybw with more]",
+        names.join(", ")
+    )
 }
 
 fn main() -> ExitCode {

@@ -13,7 +13,7 @@ use crate::parallel::{self, Algorithm, pool::WorkerPool};
 use crate::score::{INFINITY, Score, is_decisive};
 use crate::search::{RootMove, SearchContext, Worker};
 use crate::stats::Stats;
-use crate::tt::TranspositionTable;
+use crate::tt::{TableKind, TranspositionTable};
 
 /// The deepest iteration a search runs when no depth is given.
 pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
@@ -148,9 +148,20 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.pool.threads()
     }
 
-    /// Resizes the transposition table (clearing it).
+    /// Resizes the transposition table (clearing it), keeping its kind.
     pub fn set_hash(&mut self, hash_mib: usize) {
-        self.tt = TranspositionTable::new(hash_mib);
+        self.tt = TranspositionTable::with_kind(hash_mib, self.tt.kind());
+    }
+
+    /// Makes the table lockless (the default) or locked, same size (clearing it).
+    pub fn set_table_kind(&mut self, kind: TableKind) {
+        let mib = self.tt.bytes() >> 20;
+        self.tt = TranspositionTable::with_kind(mib, kind);
+    }
+
+    /// The transposition table's kind.
+    pub fn table_kind(&self) -> TableKind {
+        self.tt.kind()
     }
 
     /// The evaluator.

@@ -30,4 +30,4 @@ pub use oracle::perft;
 pub use parallel::{Algorithm, UnknownAlgorithm};
 pub use score::{INFINITY, Score, WIN, WIN_BOUND, from_table, is_decisive, to_table};
 pub use stats::Stats;
-pub use tt::TranspositionTable;
+pub use tt::{TableKind, TranspositionTable};

@@ -139,8 +139,7 @@ impl<G: Game> Worker<G> {
     /// Re-reads the stop state after leaving a split point: a cutoff there
     /// concerned only the split point's own moves.
     pub(crate) fn refresh_stopped<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) {
-        self.stopped =
-            ctx.stop.load(Relaxed) || ctx.hook.is_some_and(|h| h.aborted(ctx.thread));
+        self.stopped = ctx.stop.load(Relaxed) || ctx.hook.is_some_and(|h| h.aborted(ctx.thread));
     }
 
     /// The best line found from `ply` down by the last search there.

@@ -19,6 +19,10 @@
 //! +----------+--------+-----+---------+----------------+----------------+
 //! ```
 //! A probe returns a copy ([`TtEntry`]), never a reference into the table.
+//!
+//! [`TableKind::Locked`] wraps every probe and store in a lock (one per stripe
+//! of buckets) around the very same code: not needed for correctness, it exists
+//! so the cost of locking is measured side by side rather than argued.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
@@ -65,9 +69,49 @@ struct Bucket([Slot; BUCKET]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-/// The lockless transposition table.
+/// Whether table accesses take a lock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TableKind {
+    /// Lockless, by the XOR check (the default).
+    #[default]
+    Lockless,
+    /// A mutex per stripe of buckets around every probe and store.
+    Locked,
+}
+
+impl TableKind {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableKind::Lockless => "lockless",
+            TableKind::Locked => "locked",
+        }
+    }
+}
+
+impl std::str::FromStr for TableKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "lockless" => Ok(TableKind::Lockless),
+            "locked" => Ok(TableKind::Locked),
+            _ => Err(format!(
+                "unknown table kind '{s}' (expected lockless or locked)"
+            )),
+        }
+    }
+}
+
+/// Lock stripes of a locked table: enough that two threads rarely share one.
+const LOCK_STRIPES: usize = 4096;
+
+/// The transposition table.
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
+    /// `Some` for a [`TableKind::Locked`] table: bucket `i` is guarded by
+    /// stripe `i % LOCK_STRIPES`.
+    locks: Option<Box<[std::sync::Mutex<()>]>>,
     /// The search generation, bumped per search, so stale entries are replaced first.
     age: AtomicU8,
 }
@@ -106,8 +150,13 @@ fn age_of(data: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of (at most) `mib` mebibytes, at least one bucket.
+    /// A lockless table of (at most) `mib` mebibytes, at least one bucket.
     pub fn new(mib: usize) -> Self {
+        Self::with_kind(mib, TableKind::Lockless)
+    }
+
+    /// A table of (at most) `mib` mebibytes of the given kind.
+    pub fn with_kind(mib: usize, kind: TableKind) -> Self {
         let buckets = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let buckets = (0..buckets)
             .map(|_| {
@@ -117,9 +166,24 @@ impl TranspositionTable {
                 }))
             })
             .collect();
+        let locks = (kind == TableKind::Locked).then(|| {
+            (0..LOCK_STRIPES)
+                .map(|_| std::sync::Mutex::new(()))
+                .collect()
+        });
         TranspositionTable {
             buckets,
+            locks,
             age: AtomicU8::new(0),
+        }
+    }
+
+    /// Whether accesses take a lock.
+    pub fn kind(&self) -> TableKind {
+        if self.locks.is_some() {
+            TableKind::Locked
+        } else {
+            TableKind::Lockless
         }
     }
 
@@ -145,10 +209,23 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
+    fn bucket_index(&self, key: u64) -> usize {
         // Multiply-shift maps the key onto the bucket range without a division.
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[self.bucket_index(key)]
+    }
+
+    /// The stripe lock of `key`'s bucket, taken, for a locked table.
+    #[inline]
+    fn lock(&self, key: u64) -> Option<std::sync::MutexGuard<'_, ()>> {
+        let locks = self.locks.as_ref()?;
+        let stripe = &locks[self.bucket_index(key) % LOCK_STRIPES];
+        // Nothing panics while a stripe is held, so poisoning cannot happen.
+        Some(stripe.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Hints the processor to fetch the bucket of `key` ahead of a probe.
@@ -167,6 +244,7 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         // A zero check word with zero data is an empty slot, never a hit for a
         // real key (key 0 is treated as "no entry" too; the odds are 2^-64).
+        let _guard = self.lock(key);
         for s in &self.bucket(key).0 {
             let data = s.data.load(Relaxed);
             let check = s.check.load(Relaxed);
@@ -182,6 +260,7 @@ impl TranspositionTable {
     /// generation of age. A same-key entry keeps its move if the new one has none.
     #[inline]
     pub fn store(&self, key: u64, mut entry: TtEntry) {
+        let _guard = self.lock(key);
         let age = self.age.load(Relaxed);
         let bucket = &self.bucket(key).0;
         let mut victim = &bucket[0];
@@ -276,6 +355,17 @@ mod tests {
                 assert_eq!(unpack(pack(&e, 63)), e);
             }
         }
+    }
+
+    #[test]
+    fn locked_table_behaves_like_the_lockless_one() {
+        let tt = TranspositionTable::with_kind(1, TableKind::Locked);
+        assert_eq!(tt.kind(), TableKind::Locked);
+        tt.store(42, entry(5, 6));
+        assert_eq!(tt.probe(42), Some(entry(5, 6)));
+        assert_eq!(tt.probe(43), None);
+        assert_eq!("locked".parse(), Ok(TableKind::Locked));
+        assert!("wooden".parse::<TableKind>().is_err());
     }
 
     #[test]

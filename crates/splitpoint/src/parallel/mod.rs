@@ -14,9 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use crate::engine::{DepthPlan, Run, SearchResult, deepen};
 use crate::game::{Evaluator, Game};
 
+pub(crate) mod abdada;
 pub(crate) mod dts;
-pub(crate) mod pool;
 pub(crate) mod hook;
+pub(crate) mod pool;
 pub(crate) mod splitter;
 
 use splitter::{SplitRules, Splitter};
@@ -47,11 +48,14 @@ pub enum Algorithm {
     /// states busy threads publish, and the last thread at a split point
     /// carries on above it.
     Dts,
+    /// ABDADA: every thread searches the whole tree and defers the moves
+    /// another thread is searching, coming back to them in a second pass.
+    Abdada,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order tables list them.
-    pub const ALL: [Algorithm; 7] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Serial,
         Algorithm::SharedTt,
         Algorithm::LazySmp,
@@ -59,6 +63,7 @@ impl Algorithm {
         Algorithm::Ybw { strong: false },
         Algorithm::Ybw { strong: true },
         Algorithm::Dts,
+        Algorithm::Abdada,
     ];
 
     /// The name used on the command line and in tables.
@@ -71,6 +76,7 @@ impl Algorithm {
             Algorithm::Ybw { strong: false } => "ybw",
             Algorithm::Ybw { strong: true } => "ybw-strong",
             Algorithm::Dts => "dts",
+            Algorithm::Abdada => "abdada",
         }
     }
 }
@@ -147,7 +153,8 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
                 on_iteration,
             )
         }
-        Algorithm::SharedTt => shared_tt(run, on_iteration),
+        Algorithm::SharedTt => whole_tree(run, None, on_iteration),
+        Algorithm::Abdada => whole_tree(run, Some(&abdada::Searching::new()), on_iteration),
         Algorithm::LazySmp => lazy_smp(run, on_iteration),
         Algorithm::RootSplit => split_search(run, ROOT_RULES, on_iteration),
         Algorithm::Ybw { strong } => split_search(
@@ -162,10 +169,12 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     }
 }
 
-/// Thread 0 deepens and reports; the others deepen on their own, helping only
-/// through the table, and stop when thread 0 is done.
-fn shared_tt<G: Game, E: Evaluator<G>>(
+/// Every thread deepens over the whole tree; thread 0 reports and the others
+/// stop when it is done. They help only through the table (`shared-tt`) and,
+/// with a hook, through what it shares (ABDADA's table of searched positions).
+fn whole_tree<G: Game, E: Evaluator<G>>(
     run: &Run<G, E>,
+    hook: Option<&dyn hook::NodeHook<G, E>>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let helpers_stop = AtomicBool::new(false);
@@ -174,7 +183,8 @@ fn shared_tt<G: Game, E: Evaluator<G>>(
     run.pool.broadcast(|thread| {
         let mut worker = run.worker(thread);
         if thread == 0 {
-            let ctx = run.context(0, run.stop);
+            let mut ctx = run.context(0, run.stop);
+            ctx.hook = hook;
             let r = deepen(
                 &mut worker,
                 &ctx,
@@ -185,7 +195,8 @@ fn shared_tt<G: Game, E: Evaluator<G>>(
             helpers_stop.store(true, Relaxed);
             *lock(&result) = Some(r);
         } else {
-            let ctx = run.context(thread, &helpers_stop);
+            let mut ctx = run.context(thread, &helpers_stop);
+            ctx.hook = hook;
             deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut |_| {});
         }
     });

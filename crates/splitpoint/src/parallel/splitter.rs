@@ -19,8 +19,8 @@ use crossbeam_utils::CachePadded;
 
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
-use crate::score::{INFINITY, Score};
 use crate::parallel::hook::{NodeHook, SplitNode};
+use crate::score::{INFINITY, Score};
 use crate::search::{SearchContext, Worker, pick_best};
 
 /// Split points each thread may own at once (nested splits stack up).
