@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
-use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
+use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
 use machine::Machine;
@@ -104,15 +104,6 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
     configs
 }
 
-/// The limits a solve of `pos` uses: one exact iteration deep enough to end
-/// the game whatever the passes.
-pub fn solve_limits(pos: &Othello) -> Limits {
-    Limits {
-        single_iteration: true,
-        ..Limits::to_depth(2 * pos.empty_count() as i32 + 2).exact()
-    }
-}
-
 /// Runs the bench.
 ///
 /// # Errors
@@ -151,7 +142,10 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         (GameName::Othello, SuiteKind::Solve) => measure(
             &job,
             OthelloExact,
-            |p: &Othello, _| solve_limits(p),
+            move |p: &Othello, _| Limits {
+                exact,
+                ..solve_limits(p)
+            },
             &[],
             &[],
         )?,

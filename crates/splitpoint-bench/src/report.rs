@@ -178,8 +178,7 @@ pub fn markdown(
     measurements: &[Measurement],
 ) -> String {
     let (suite, runs) = (&options.suite, options.runs);
-    // Solves are exact whatever the flag says.
-    let exact = options.exact || suite.kind == SuiteKind::Solve;
+    let exact = options.exact;
     let mut s = String::new();
     let how = match suite.kind {
         SuiteKind::Solve => "solved exactly".to_string(),

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use clap::Args;
 use serde::Serialize;
-use splitpoint::{Engine, Game, Limits, MAX_DEPTH, SearchResult};
-use splitpoint_games::othello::{FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions};
+use splitpoint::{Engine, Game, SearchResult};
+use splitpoint_games::othello::{
+    FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, solve_limits,
+};
 
 use crate::error::{Error, Result};
 use crate::games::{GameName, line_text};
@@ -175,14 +177,7 @@ pub fn solve(
     engine: &mut Engine<Othello, OthelloExact>,
     pos: &Othello,
 ) -> SearchResult<OthelloMove> {
-    let depth = (2 * pos.empty_count() as i32 + 2).min(MAX_DEPTH);
-    let limits = Limits {
-        depth: Some(depth),
-        exact: true,
-        single_iteration: true,
-        ..Limits::default()
-    };
-    engine.search(pos, &limits)
+    engine.search(pos, &solve_limits(pos))
 }
 
 /// Whether a result matches the known solution: the same score, by one of the

@@ -8,7 +8,7 @@ use std::time::Instant;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use splitpoint::{Engine, Evaluator, Game, INFINITY, Limits, MoveList, Outcome, Score};
-use splitpoint_games::othello::{Othello, OthelloExact, OthelloMove, ffo_positions};
+use splitpoint_games::othello::{Othello, OthelloExact, OthelloMove, ffo_positions, solve_limits};
 
 /// `OthelloExact` counting the engine's interior nodes by empties (set
 /// `PROFILE=1`), to see where the generic search spends its nodes.
@@ -101,10 +101,8 @@ fn main() {
     for ffo in suite.iter().filter(|p| (first..=last).contains(&p.id)) {
         engine.clear();
         let limits = Limits {
-            depth: Some(2 * ffo.empties as i32 + 2),
             exact: std::env::var("EXACT").map_or(true, |v| v != "0"),
-            single_iteration: true,
-            ..Limits::default()
+            ..solve_limits(&ffo.position)
         };
         let r = engine.search(&ffo.position, &limits);
         let best = r

@@ -4,7 +4,7 @@
 use splitpoint::{Engine, Evaluator, Game, INFINITY, Limits, MoveList, Outcome, Score};
 use splitpoint_games::othello::{
     Othello, OthelloEval, OthelloExact, OthelloMove, SOLVE_EMPTIES, ffo_positions, flips,
-    last_flip_count, mobility,
+    last_flip_count, mobility, solve_limits,
 };
 
 /// A small deterministic generator (xorshift64*), so the tests need no crate.
@@ -385,17 +385,10 @@ fn engine_solves_like_the_leaf_solver() {
         if pos.outcome().is_some() {
             continue;
         }
-        let n = pos.empty_count() as i32;
         let mut nodes = 0;
         let truth = OthelloExact::solve(&pos, -INFINITY, INFINITY, &mut nodes);
         engine.clear();
-        let limits = Limits {
-            depth: Some(2 * n + 2),
-            exact: true,
-            single_iteration: true,
-            ..Limits::default()
-        };
-        let result = engine.search(&pos, &limits);
+        let result = engine.search(&pos, &solve_limits(&pos));
         assert_eq!(result.score, truth, "{pos}");
     }
 }
@@ -437,13 +430,7 @@ fn ffo_suite_is_available() {
 fn ffo_40_solves() {
     let ffo = &ffo_positions()[0];
     let mut engine = Engine::new(OthelloExact, 64);
-    let limits = Limits {
-        depth: Some(2 * ffo.empties as i32 + 2),
-        exact: true,
-        single_iteration: true,
-        ..Limits::default()
-    };
-    let result = engine.search(&ffo.position, &limits);
+    let result = engine.search(&ffo.position, &solve_limits(&ffo.position));
     assert_eq!(result.score, ffo.score);
     assert!(ffo.best.contains(&result.best_move.unwrap()));
 }

@@ -142,7 +142,7 @@ mod othello {
     use super::THREADS;
     use splitpoint::oracle::negamax;
     use splitpoint::{Algorithm, Engine, Game, Limits, MoveList};
-    use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
+    use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
 
     /// A position after `plies` seeded random moves from the start.
     fn random_position(seed: u64, plies: usize) -> Othello {
@@ -160,13 +160,6 @@ mod othello {
             pos = pos.play(moves[(state % moves.len() as u64) as usize]);
         }
         pos
-    }
-
-    fn solve_limits(pos: &Othello) -> Limits {
-        Limits {
-            single_iteration: true,
-            ..Limits::to_depth(2 * pos.empty_count() as i32 + 2).exact()
-        }
     }
 
     #[test]

@@ -206,6 +206,15 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             result.score = self.eval.terminal_score(root, outcome, 0);
             return result;
         }
+        let mut moves = MoveList::new();
+        root.generate_moves(&mut moves);
+        if moves.is_empty() {
+            // A game that says it goes on but offers no move: nothing to
+            // search; its static score is all there is.
+            let mut result = SearchResult::empty();
+            result.score = self.eval.evaluate(root);
+            return result;
+        }
         let run = Run {
             pool: &self.pool,
             workers: &self.workers,

@@ -6,7 +6,8 @@
 //! - [`OthelloEval`]: a heuristic midgame evaluator.
 //! - [`OthelloExact`]: exact endgame scores (final disc difference) and a fast
 //!   solver for the last [`SOLVE_EMPTIES`] empties.
-//! - [`ffo_positions`]: the FFO endgame suite #40-#59.
+//! - [`ffo_positions`]: the FFO endgame suite #40-#59; [`solve_limits`]: how to
+//!   solve a position exactly with an [`splitpoint::Engine`].
 //!
 //! ```
 //! use splitpoint::{Game, MoveList};
@@ -32,3 +33,17 @@ pub use board::{Othello, OthelloMove, flips, last_flip_count, mobility};
 pub use endgame::{OthelloExact, SOLVE_EMPTIES};
 pub use eval::OthelloEval;
 pub use ffo::{FfoPosition, ffo_positions};
+
+use splitpoint::{Limits, MAX_DEPTH};
+
+/// The limits of an exact solve of `pos` with [`OthelloExact`]: one exact
+/// iteration deep enough that every line reaches the end of the game (each
+/// empty square takes at most a move and a pass), which is also the depth at
+/// which the leaf solver may take over.
+pub fn solve_limits(pos: &Othello) -> Limits {
+    let depth = (2 * pos.empty_count() as i32 + 2).min(MAX_DEPTH);
+    Limits {
+        single_iteration: true,
+        ..Limits::to_depth(depth).exact()
+    }
+}
