@@ -22,6 +22,8 @@ pub mod tt;
 
 #[doc(hidden)]
 pub use parallel::dts::testing;
+#[doc(hidden)]
+pub use parallel::pv_split::testing as pv_split_testing;
 
 pub use engine::{Engine, Limits, MAX_DEPTH, SearchResult, StopHandle};
 pub use game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList, Outcome, ParseError};

@@ -18,7 +18,10 @@ pub(crate) mod abdada;
 pub(crate) mod dts;
 pub(crate) mod hook;
 pub(crate) mod pool;
+pub(crate) mod pv_split;
 pub(crate) mod splitter;
+pub(crate) mod transport;
+pub(crate) mod workloads;
 
 use splitter::{SplitRules, Splitter};
 
@@ -51,11 +54,24 @@ pub enum Algorithm {
     /// ABDADA: every thread searches the whole tree and defers the moves
     /// another thread is searching, coming back to them in a second pass.
     Abdada,
+    /// Workloads (publish/subscribe): a node publishes its remaining moves in
+    /// a global table of `2 × threads` slots once its first move is searched;
+    /// idle threads scan the table, attach and take moves; a cutoff changes
+    /// the workload's id and everyone under it drops out.
+    Workloads {
+        /// When every open workload already has a subscriber, idle threads
+        /// join one (several per workload) instead of waiting.
+        join_taken: bool,
+    },
+    /// Principal-variation splitting, master/slave by messages: the master
+    /// searches the leftmost branch, then sends the remaining moves of each PV
+    /// node to slaves and broadcasts every new bound, which they adopt.
+    PvSplit,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order tables list them.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 11] = [
         Algorithm::Serial,
         Algorithm::SharedTt,
         Algorithm::LazySmp,
@@ -64,6 +80,9 @@ impl Algorithm {
         Algorithm::Ybw { strong: true },
         Algorithm::Dts,
         Algorithm::Abdada,
+        Algorithm::Workloads { join_taken: false },
+        Algorithm::Workloads { join_taken: true },
+        Algorithm::PvSplit,
     ];
 
     /// The name used on the command line and in tables.
@@ -76,7 +95,10 @@ impl Algorithm {
             Algorithm::Ybw { strong: false } => "ybw",
             Algorithm::Ybw { strong: true } => "ybw-strong",
             Algorithm::Dts => "dts",
+            Algorithm::Workloads { join_taken: false } => "workloads",
+            Algorithm::Workloads { join_taken: true } => "workloads-shared",
             Algorithm::Abdada => "abdada",
+            Algorithm::PvSplit => "pv-split",
         }
     }
 }
@@ -166,6 +188,8 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
             on_iteration,
         ),
         Algorithm::Dts => dts::search(run, on_iteration),
+        Algorithm::Workloads { join_taken } => workloads::search(run, join_taken, on_iteration),
+        Algorithm::PvSplit => pv_split::search(run, on_iteration),
     }
 }
 

@@ -298,7 +298,10 @@ impl<G: Game> Workloads<G> {
     /// The table for `threads` threads.
     pub(crate) fn new(threads: usize, join_taken: bool) -> Self {
         let n = SLOTS_PER_THREAD * threads.max(1);
-        assert!(n as u64 <= SLOT_MASK, "too many threads for the workload table");
+        assert!(
+            n as u64 <= SLOT_MASK,
+            "too many threads for the workload table"
+        );
         Workloads {
             join_taken,
             slots: (0..n).map(|s| Slot::new(s as u64)).collect(),
@@ -648,7 +651,9 @@ impl<G: Game> Workloads<G> {
         let me = &self.current[ctx.thread];
         let saved = me.swap(id, Relaxed);
         worker.refresh_stopped(ctx);
+        let unwinding = LeaveOnUnwind(self, s);
         self.work(worker, ctx, s, id, true);
+        std::mem::forget(unwinding);
         me.store(saved, Relaxed);
         worker.refresh_stopped(ctx);
         true
@@ -843,9 +848,11 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         let mut ctx = run.context(thread, run.stop);
         ctx.hook = Some(&table);
         if thread == 0 {
+            // Helpers leave when thread 0 is done, even if it panics (the
+            // pool re-raises the panic only once every thread has returned).
+            let _finish = Finish(&table);
             let mut report = main.lock().unwrap_or_else(|e| e.into_inner());
             let r = deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut **report);
-            table.finish();
             *result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
         } else {
             table.helper_loop(&mut worker, &ctx);
@@ -855,4 +862,25 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .expect("thread 0 reports")
+}
+
+/// Calls [`Workloads::finish`] when dropped.
+struct Finish<'a, G: Game>(&'a Workloads<G>);
+
+impl<G: Game> Drop for Finish<'_, G> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
+/// Leaves the workload in slot `.1` if dropped, which happens only when the
+/// search under it panics (it is forgotten otherwise): its publisher then
+/// stops waiting, and the pool re-raises the panic once every thread is out.
+struct LeaveOnUnwind<'a, G: Game>(&'a Workloads<G>, usize);
+
+impl<G: Game> Drop for LeaveOnUnwind<'_, G> {
+    fn drop(&mut self) {
+        let slot = &self.0.slots[self.1];
+        self.0.leave(slot.lock(), &slot.head);
+    }
 }

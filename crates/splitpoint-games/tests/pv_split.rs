@@ -1,0 +1,248 @@
+//! PV splitting (master/slave by messages) keeps the exactness invariant at
+//! every thread count, over the in-process channels and over a transport that
+//! delays and reorders every message; it stops promptly and survives many
+//! short searches in a row.
+
+use std::time::{Duration, Instant};
+
+use splitpoint::oracle::negamax;
+use splitpoint::pv_split_testing::{Delays, with_delays};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, SearchResult};
+use splitpoint_games::othello::{Othello, OthelloEval};
+use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+
+const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
+
+fn tree(spec: &str) -> Synthetic {
+    Synthetic::parse_position(spec).unwrap()
+}
+
+/// 120 trees of 5 moves a node, 6 plies, mixed move-ordering quality.
+fn synthetic_cases() -> Vec<(Synthetic, i32, i32)> {
+    (0..120u64)
+        .map(|seed| {
+            let q = [0.5, 0.2, 0.8][(seed % 3) as usize];
+            let root = tree(&format!("b=5,d=6,seed={seed},q={q}"));
+            (root, 6, negamax(&root, &SyntheticEval, 6))
+        })
+        .collect()
+}
+
+/// A position after `plies` seeded random moves from the start.
+fn random_othello(seed: u64, plies: usize) -> Othello {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut pos = Othello::start();
+    for _ in 0..plies {
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+fn othello_cases() -> Vec<(Othello, i32, i32)> {
+    (0..6u64)
+        .map(|seed| {
+            let pos = random_othello(seed, 12 + 3 * seed as usize);
+            let depth = 5 + (seed % 2) as i32;
+            (pos, depth, negamax(&pos, &OthelloEval, depth))
+        })
+        .filter(|(pos, _, _)| pos.outcome().is_none())
+        .collect()
+}
+
+/// Searches every case in exact mode at `threads` and checks the score, the
+/// depth, and that the best move's own negamax value is the score. Returns
+/// the summed statistics.
+fn check_exact<G: Game, E: Evaluator<G> + Clone>(
+    eval: &E,
+    cases: &[(G, i32, i32)],
+    threads: usize,
+    tag: &str,
+) -> splitpoint::Stats {
+    let mut engine = Engine::new(eval.clone(), 2);
+    engine.set_parallelism(Algorithm::PvSplit, threads);
+    let mut sum = splitpoint::Stats::default();
+    for (pos, depth, expected) in cases {
+        engine.clear();
+        let r: SearchResult<G::Move> = engine.search(pos, &Limits::to_depth(*depth).exact());
+        let tag = format!("{tag} × {threads} at depth {depth} on {}", pos.position_text());
+        assert_eq!(r.score, *expected, "{tag}: score");
+        assert_eq!(r.depth, *depth, "{tag}: depth");
+        let mv = r.best_move.expect("a move");
+        assert_eq!(
+            -negamax(&pos.play(mv), eval, depth - 1),
+            *expected,
+            "{tag}: best move"
+        );
+        assert_eq!(r.pv.first(), Some(&mv), "{tag}: the PV starts with the move");
+        sum += r.stats;
+    }
+    sum
+}
+
+#[test]
+fn exact_on_synthetic_trees_at_every_thread_count() {
+    let cases = synthetic_cases();
+    for threads in THREADS {
+        let stats = check_exact(&SyntheticEval, &cases, threads, "synthetic");
+        if threads == 1 {
+            assert_eq!(stats.splits, 0, "one thread has no slave");
+        } else {
+            assert!(stats.splits > 0, "{threads} threads never sent work");
+            assert!(stats.idle_micros > 0, "{threads} threads: no slave ever waited?");
+        }
+    }
+}
+
+#[test]
+fn exact_on_othello_at_every_thread_count() {
+    let cases = othello_cases();
+    assert!(cases.len() >= 5);
+    for threads in THREADS {
+        let stats = check_exact(&OthelloEval, &cases, threads, "othello");
+        if threads > 1 {
+            assert!(stats.splits > 0, "{threads} threads never sent work");
+        }
+    }
+}
+
+#[test]
+fn exact_over_a_transport_that_delays_and_reorders() {
+    let synthetic = synthetic_cases();
+    let othello: Vec<_> = othello_cases().into_iter().take(3).collect();
+    for (i, threads) in [2, 3, 4, 8].into_iter().enumerate() {
+        let delays = Delays {
+            seed: 17 + i as u64,
+            max_latency: Duration::from_micros(300),
+        };
+        let (stats, transport) = with_delays(delays, || {
+            let mut s = check_exact(&SyntheticEval, &synthetic, threads, "delayed synthetic");
+            s += check_exact(&OthelloEval, &othello, threads, "delayed othello");
+            s
+        });
+        assert!(stats.splits > 0, "{threads} threads never sent work");
+        assert!(
+            transport.messages >= stats.splits,
+            "{threads} threads: the delaying transport was not used"
+        );
+        assert!(
+            transport.reordered > 0,
+            "{threads} threads: no message was ever overtaken"
+        );
+    }
+}
+
+#[test]
+fn bounds_are_broadcast_and_stopped_work_is_counted() {
+    // Poor move ordering: later moves often beat the first, so alphas rise
+    // while slaves search, and cutoffs at PV nodes (aspiration windows in
+    // normal mode) stop work in flight.
+    let mut engine = Engine::new(SyntheticEval, 4);
+    engine.set_parallelism(Algorithm::PvSplit, 3);
+    let mut aborted = 0;
+    for seed in 0..12 {
+        let root = tree(&format!("b=6,d=8,seed={seed},q=0.1"));
+        let r = engine.search(&root, &Limits::to_depth(8).exact());
+        assert_eq!(r.score, negamax(&root, &SyntheticEval, 8), "seed {seed}");
+        aborted += r.stats.aborted_nodes;
+    }
+    assert!(aborted > 0, "no slave ever abandoned work for a new bound");
+}
+
+#[test]
+fn stop_returns_promptly_at_every_thread_count() {
+    let huge = tree("b=30,d=60,seed=5,q=0.3");
+    for threads in 1..=8 {
+        let mut engine = Engine::new(SyntheticEval, 8);
+        engine.set_parallelism(Algorithm::PvSplit, threads);
+        let stop = engine.stop_handle();
+        let (result, latency) = std::thread::scope(|s| {
+            let stopper = s.spawn(move || {
+                std::thread::sleep(Duration::from_millis(80));
+                stop.stop();
+                Instant::now()
+            });
+            let r = engine.search(&huge, &Limits::default());
+            let stopped_at = stopper.join().unwrap();
+            (r, stopped_at.elapsed())
+        });
+        assert!(
+            latency < Duration::from_millis(500),
+            "{threads} threads: stop took {latency:?}"
+        );
+        assert!(result.best_move.is_some(), "{threads} threads: no move");
+    }
+}
+
+#[test]
+fn stop_over_the_delaying_transport_is_prompt_too() {
+    let huge = tree("b=30,d=60,seed=9,q=0.3");
+    let delays = Delays {
+        seed: 3,
+        max_latency: Duration::from_micros(500),
+    };
+    for threads in [2, 4, 8] {
+        let mut engine = Engine::new(SyntheticEval, 8);
+        engine.set_parallelism(Algorithm::PvSplit, threads);
+        let stop = engine.stop_handle();
+        let ((result, latency), _) = with_delays(delays, || {
+            std::thread::scope(|s| {
+                let stopper = s.spawn(move || {
+                    std::thread::sleep(Duration::from_millis(80));
+                    stop.stop();
+                    Instant::now()
+                });
+                let r = engine.search(&huge, &Limits::default());
+                let stopped_at = stopper.join().unwrap();
+                (r, stopped_at.elapsed())
+            })
+        });
+        assert!(
+            latency < Duration::from_millis(500),
+            "{threads} threads: stop took {latency:?}"
+        );
+        assert!(result.best_move.is_some(), "{threads} threads: no move");
+    }
+}
+
+#[test]
+fn a_thousand_short_searches_in_a_row_at_three_threads() {
+    let mut engine = Engine::new(SyntheticEval, 1);
+    engine.set_parallelism(Algorithm::PvSplit, 3);
+    for i in 0..1000u64 {
+        let root = tree(&format!("b=4,d=4,seed={i}"));
+        let r = engine.search(&root, &Limits::to_depth(4).exact());
+        assert_eq!(r.score, root.value(), "search {i}");
+    }
+}
+
+#[test]
+fn normal_mode_gives_a_legal_move() {
+    for threads in THREADS {
+        let mut engine = Engine::new(SyntheticEval, 2);
+        engine.set_parallelism(Algorithm::PvSplit, threads);
+        for seed in 0..5 {
+            let root = tree(&format!("b=5,d=7,seed={seed},q=0.5"));
+            let r = engine.search(&root, &Limits::to_depth(7));
+            let mv = r.best_move.expect("a move");
+            assert!(mv < 5, "{threads} threads: illegal move {mv}");
+            // A tree has no transpositions: even the table's cutoffs are exact.
+            assert_eq!(r.score, root.value(), "{threads} threads, seed {seed}");
+        }
+        let mut engine = Engine::new(OthelloEval, 2);
+        engine.set_parallelism(Algorithm::PvSplit, threads);
+        let pos = random_othello(7, 20);
+        let r = engine.search(&pos, &Limits::to_depth(6));
+        let mv = r.best_move.expect("a move");
+        let mut legal = MoveList::new();
+        pos.generate_moves(&mut legal);
+        assert!(legal.contains(&mv), "{threads} threads: illegal move");
+    }
+}

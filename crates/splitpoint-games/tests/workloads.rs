@@ -1,0 +1,223 @@
+//! Workloads (publish/subscribe): the exactness invariant at every thread
+//! count, with and without joining taken workloads; workloads really are
+//! published on bigger trees; stop, repetition and normal mode behave.
+
+use std::time::{Duration, Instant};
+
+use splitpoint::oracle::negamax;
+use splitpoint::{Algorithm, Engine, Game, Limits, MoveList};
+use splitpoint_games::othello::{Othello, OthelloEval};
+use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+
+const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
+const VARIANTS: [Algorithm; 2] = [
+    Algorithm::Workloads { join_taken: false },
+    Algorithm::Workloads { join_taken: true },
+];
+
+fn tree(spec: &str) -> Synthetic {
+    Synthetic::parse_position(spec).unwrap()
+}
+
+#[test]
+fn names_round_trip() {
+    assert_eq!(VARIANTS[0].name(), "workloads");
+    assert_eq!(VARIANTS[1].name(), "workloads-shared");
+    for a in VARIANTS {
+        assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
+        assert!(Algorithm::ALL.contains(&a));
+    }
+}
+
+#[test]
+fn workloads_are_exact_on_synthetic_trees() {
+    // 120 trees of shapes around b=5, d=6; every variant × thread count
+    // searches every one, against plain negamax.
+    let trees: Vec<(Synthetic, i32, i32)> = (0..120u64)
+        .map(|seed| {
+            let b = 4 + seed % 3; // 4..6
+            let d = 5 + seed % 2; // 5..6
+            let q = [0.5, 0.0, 1.0, 0.3][(seed % 4) as usize];
+            let root = tree(&format!("b={b},d={d},seed={seed},q={q}"));
+            let depth = d as i32;
+            (root, depth, negamax(&root, &SyntheticEval, depth))
+        })
+        .collect();
+    for algorithm in VARIANTS {
+        for threads in THREADS {
+            let mut engine = Engine::new(SyntheticEval, 1);
+            engine.set_parallelism(algorithm, threads);
+            let mut published = 0;
+            for (root, depth, expected) in &trees {
+                engine.clear();
+                let r = engine.search(root, &Limits::to_depth(*depth).exact());
+                let tag = format!("{algorithm} × {threads} on {}", root.position_text());
+                assert_eq!(r.score, *expected, "{tag}: score");
+                assert_eq!(r.depth, *depth, "{tag}: depth");
+                let mv = r.best_move.expect("a move");
+                assert_eq!(
+                    -negamax(&root.play(mv), &SyntheticEval, depth - 1),
+                    *expected,
+                    "{tag}: best move"
+                );
+                published += r.stats.splits;
+            }
+            // Even one thread publishes (and takes its own moves back).
+            assert!(published > 0, "{algorithm} × {threads} never published");
+        }
+    }
+}
+
+#[test]
+fn bigger_trees_publish_and_stay_exact() {
+    for algorithm in VARIANTS {
+        for threads in [2, 3, 4, 8] {
+            let mut engine = Engine::new(SyntheticEval, 4);
+            engine.set_parallelism(algorithm, threads);
+            let mut published = 0;
+            for seed in 0..5 {
+                let root = tree(&format!("b=6,d=8,seed={seed},q=0.6"));
+                let expected = negamax(&root, &SyntheticEval, 8);
+                let r = engine.search(&root, &Limits::to_depth(8).exact());
+                let tag = format!("{algorithm} × {threads}, seed {seed}");
+                assert_eq!(r.score, expected, "{tag}");
+                let mv = r.best_move.expect("a move");
+                assert_eq!(
+                    -negamax(&root.play(mv), &SyntheticEval, 7),
+                    expected,
+                    "{tag}: best move"
+                );
+                published += r.stats.splits;
+            }
+            assert!(published > 0, "{algorithm} × {threads} never published");
+        }
+    }
+}
+
+/// A position after `plies` seeded random moves from the start.
+fn random_position(seed: u64, plies: usize) -> Othello {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut pos = Othello::start();
+    for _ in 0..plies {
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+#[test]
+fn workloads_are_exact_on_othello() {
+    let cases: Vec<(Othello, i32, i32)> = (0..8u64)
+        .map(|seed| {
+            let pos = random_position(seed + 40, 12 + (seed % 16) as usize);
+            let depth = 5 + (seed % 2) as i32;
+            (pos, depth, negamax(&pos, &OthelloEval, depth))
+        })
+        .filter(|(pos, _, _)| pos.outcome().is_none())
+        .collect();
+    assert!(cases.len() >= 6);
+    for algorithm in VARIANTS {
+        for threads in THREADS {
+            let mut engine = Engine::new(OthelloEval, 2);
+            engine.set_parallelism(algorithm, threads);
+            for (pos, depth, expected) in &cases {
+                engine.clear();
+                let r = engine.search(pos, &Limits::to_depth(*depth).exact());
+                let tag = format!(
+                    "{algorithm} × {threads} at depth {depth} on {}",
+                    pos.position_text()
+                );
+                assert_eq!(r.score, *expected, "{tag}");
+                let mv = r.best_move.expect("a move");
+                assert_eq!(
+                    -negamax(&pos.play(mv), &OthelloEval, depth - 1),
+                    *expected,
+                    "{tag}: best move"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn stop_ends_the_search_promptly() {
+    let huge = tree("b=30,d=60,seed=5,q=0.3");
+    for algorithm in VARIANTS {
+        for threads in 1..=8 {
+            let mut engine = Engine::new(SyntheticEval, 8);
+            engine.set_parallelism(algorithm, threads);
+            let stop = engine.stop_handle();
+            let (result, latency) = std::thread::scope(|s| {
+                let stopper = s.spawn(move || {
+                    std::thread::sleep(Duration::from_millis(80));
+                    stop.stop();
+                    Instant::now()
+                });
+                let r = engine.search(&huge, &Limits::default());
+                let stopped_at = stopper.join().unwrap();
+                (r, stopped_at.elapsed())
+            });
+            assert!(
+                latency < Duration::from_millis(500),
+                "{algorithm} × {threads}: stop took {latency:?}"
+            );
+            assert!(
+                result.best_move.is_some(),
+                "{algorithm} × {threads}: no move"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_thousand_short_searches_in_a_row() {
+    for algorithm in VARIANTS {
+        let mut engine = Engine::new(SyntheticEval, 1);
+        engine.set_parallelism(algorithm, 3);
+        for i in 0..1000u64 {
+            let root = tree(&format!("b=4,d=4,seed={i}"));
+            let r = engine.search(&root, &Limits::to_depth(4).exact());
+            assert_eq!(r.score, root.value(), "{algorithm}, search {i}");
+        }
+    }
+}
+
+#[test]
+fn normal_mode_gives_legal_moves_and_sane_scores() {
+    for algorithm in VARIANTS {
+        for threads in THREADS {
+            let mut engine = Engine::new(SyntheticEval, 2);
+            engine.set_parallelism(algorithm, threads);
+            for seed in 0..6 {
+                let root = tree(&format!("b=5,d=7,seed={seed},q=0.5"));
+                let r = engine.search(&root, &Limits::to_depth(7));
+                let mv = r.best_move.expect("a move");
+                assert!(mv < 5);
+                // A tree has no transpositions, so even the table's cutoffs are exact.
+                assert_eq!(r.score, root.value(), "{algorithm} × {threads}");
+            }
+            // And a real game: the move is legal.
+            let pos = random_position(7, 20);
+            let r = engine_othello(algorithm, threads, &pos);
+            let mut legal = MoveList::new();
+            pos.generate_moves(&mut legal);
+            assert!(legal.contains(&r), "{algorithm} × {threads}: illegal move");
+        }
+    }
+}
+
+fn engine_othello(algorithm: Algorithm, threads: usize, pos: &Othello) -> <Othello as Game>::Move {
+    let mut engine = Engine::new(OthelloEval, 2);
+    engine.set_parallelism(algorithm, threads);
+    engine
+        .search(pos, &Limits::to_depth(6))
+        .best_move
+        .expect("a move")
+}
