@@ -72,7 +72,10 @@ fn check_exact<G: Game, E: Evaluator<G> + Clone>(
     for (pos, depth, expected) in cases {
         engine.clear();
         let r: SearchResult<G::Move> = engine.search(pos, &Limits::to_depth(*depth).exact());
-        let tag = format!("{tag} × {threads} at depth {depth} on {}", pos.position_text());
+        let tag = format!(
+            "{tag} × {threads} at depth {depth} on {}",
+            pos.position_text()
+        );
         assert_eq!(r.score, *expected, "{tag}: score");
         assert_eq!(r.depth, *depth, "{tag}: depth");
         let mv = r.best_move.expect("a move");
@@ -81,7 +84,11 @@ fn check_exact<G: Game, E: Evaluator<G> + Clone>(
             *expected,
             "{tag}: best move"
         );
-        assert_eq!(r.pv.first(), Some(&mv), "{tag}: the PV starts with the move");
+        assert_eq!(
+            r.pv.first(),
+            Some(&mv),
+            "{tag}: the PV starts with the move"
+        );
         sum += r.stats;
     }
     sum
@@ -96,7 +103,10 @@ fn exact_on_synthetic_trees_at_every_thread_count() {
             assert_eq!(stats.splits, 0, "one thread has no slave");
         } else {
             assert!(stats.splits > 0, "{threads} threads never sent work");
-            assert!(stats.idle_micros > 0, "{threads} threads: no slave ever waited?");
+            assert!(
+                stats.idle_micros > 0,
+                "{threads} threads: no slave ever waited?"
+            );
         }
     }
 }

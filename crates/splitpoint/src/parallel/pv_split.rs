@@ -134,7 +134,7 @@ use crate::score::Score;
 use crate::search::{SearchContext, Worker};
 
 /// Least remaining depth at which a PV node shares its moves.
-fn min_depth() -> i32 { std::env::var("PV_MIN").ok().and_then(|v| v.parse().ok()).unwrap_or(3) }
+pub const MIN_DEPTH: i32 = 4;
 /// Master and slaves read their messages once per this many nodes.
 pub const POLL_EVERY: u32 = 64;
 /// The master's blocking waits last at most this long, between looks at the
@@ -146,10 +146,10 @@ const SLAVE_WAIT: Duration = Duration::from_millis(100);
 const MEMO_LIMIT: usize = 4096;
 /// Whether the master searches moves itself while every slave is busy
 /// (else it only waits).
-static MASTER_WORKS: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| std::env::var("PV_MW").map_or(true, |v| v == "1"));
+const MASTER_WORKS: bool = true;
 /// Whether slaves adopt broadcast bounds (else they finish with the alpha
 /// they were sent, which is as exact but searches more).
-static ADOPT_BOUNDS: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| std::env::var("PV_AD").map_or(true, |v| v == "1"));
+const ADOPT_BOUNDS: bool = true;
 
 /// Why a slave's search was abandoned (ordered: the larger wins).
 const GO_ON: u8 = 0;
@@ -298,7 +298,10 @@ impl<'t, G: Game> PvSplit<'t, G> {
         };
         let f = &mut m.frames[level];
         debug_assert_eq!(r.mv, f.moves[work.index], "a report names its move");
-        debug_assert!(r.alpha <= f.alpha, "slaves adopt only alphas the master sent");
+        debug_assert!(
+            r.alpha <= f.alpha,
+            "slaves adopt only alphas the master sent"
+        );
         f.in_flight -= 1;
         if f.cut {
             return;
@@ -313,7 +316,14 @@ impl<'t, G: Game> PvSplit<'t, G> {
 
     /// A completed fail-soft score of move `index` of frame `level`, searched
     /// with the frame's beta and an alpha no higher than the frame's now.
-    fn fold_score(&self, m: &mut Master<G>, level: usize, index: usize, score: Score, line: &[G::Move]) {
+    fn fold_score(
+        &self,
+        m: &mut Master<G>,
+        level: usize,
+        index: usize,
+        score: Score,
+        line: &[G::Move],
+    ) {
         let f = &mut m.frames[level];
         let mv = f.moves[index];
         if score <= f.alpha {
@@ -336,7 +346,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
             return;
         }
         f.alpha = score;
-        if *ADOPT_BOUNDS {
+        if ADOPT_BOUNDS {
             let working: Vec<usize> = (0..m.slaves.len())
                 .filter(|&s| m.slaves[s].is_some_and(|w| w.frame == frame))
                 .collect();
@@ -413,7 +423,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
         moves: &[G::Move],
         keys: &[i64],
     ) -> Option<(Score, Option<G::Move>)> {
-        if self.slaves.is_empty() || node.entry_type != NodeType::Pv || node.depth < min_depth() {
+        if self.slaves.is_empty() || node.entry_type != NodeType::Pv || node.depth < MIN_DEPTH {
             return None;
         }
         let mut order: Vec<usize> = (0..moves.len()).collect();
@@ -468,7 +478,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 }
                 return Some((f.best, f.best_move));
             }
-            if *MASTER_WORKS && let Some(index) = f.queue.pop_front() {
+            if MASTER_WORKS && let Some(index) = f.queue.pop_front() {
                 let (mv, alpha, beta) = (f.moves[index], f.alpha, f.beta);
                 let child = f.pos.play(mv);
                 drop(m);
@@ -568,7 +578,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 }
                 let b = memo.bounds.entry(frame).or_insert(alpha);
                 *b = (*b).max(alpha);
-                if *ADOPT_BOUNDS && memo.frame == Some(frame) && alpha > memo.alpha {
+                if ADOPT_BOUNDS && memo.frame == Some(frame) && alpha > memo.alpha {
                     cell.abort.fetch_max(RESTART, Relaxed);
                 }
             }
@@ -590,7 +600,12 @@ impl<'t, G: Game> PvSplit<'t, G> {
     }
 
     /// Slave `s`'s life: take orders until dismissed.
-    fn slave_loop<E: Evaluator<G>>(&self, s: usize, worker: &mut Worker<G>, ctx: &SearchContext<G, E>) {
+    fn slave_loop<E: Evaluator<G>>(
+        &self,
+        s: usize,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+    ) {
         let cell = &self.slaves[s];
         loop {
             let idle = Instant::now();
@@ -643,7 +658,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 answer(false, 0, alpha, Vec::new());
                 return true;
             }
-            if *ADOPT_BOUNDS && let Some(&b) = memo.bounds.get(&work.frame) {
+            if ADOPT_BOUNDS && let Some(&b) = memo.bounds.get(&work.frame) {
                 alpha = alpha.max(b);
             }
             memo.frame = Some(work.frame);
@@ -798,7 +813,7 @@ pub mod testing {
     }
 
     /// Runs `f`; every `pv-split` search it starts on this thread goes over a
-    /// [`DelayTransport`](crate::parallel::transport::DelayTransport) with
+    /// `DelayTransport` (held-back, reordered messages) with
     /// these delays (the seed varied per search). Returns `f`'s result and
     /// what the transports did.
     pub fn with_delays<R>(delays: Delays, f: impl FnOnce() -> R) -> (R, DelayStats) {

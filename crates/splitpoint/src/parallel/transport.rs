@@ -20,7 +20,7 @@
 //! is delivered once, eventually (after a bounded delay), to the right
 //! receiver; messages may be reordered, even between one sender and one receiver.
 
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -180,10 +180,7 @@ fn recv_within<T>(rx: &Receiver<T>, timeout: Duration) -> Option<T> {
     if timeout.is_zero() {
         return rx.try_recv().ok();
     }
-    match rx.recv_timeout(timeout) {
-        Ok(t) => Some(t),
-        Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-    }
+    rx.recv_timeout(timeout).ok()
 }
 
 impl<G: Game> Transport<G> for ChannelTransport<G> {
@@ -209,7 +206,7 @@ impl<G: Game> Transport<G> for ChannelTransport<G> {
     }
 }
 
-/// How [`DelayTransport`] misbehaves.
+/// How `DelayTransport` misbehaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delays {
     /// Seeds the latencies and the delivery order.
@@ -218,7 +215,7 @@ pub struct Delays {
     pub max_latency: Duration,
 }
 
-/// What a [`DelayTransport`] did, to show a test that it did misbehave.
+/// What a `DelayTransport` did, to show a test that it did misbehave.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DelayStats {
     /// Messages carried.
