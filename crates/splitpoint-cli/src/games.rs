@@ -8,6 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use splitpoint::{Evaluator, Game, MoveList};
+use splitpoint_games::chess::{Chess, ChessEval};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
@@ -23,6 +24,13 @@ pub trait CliGame: Game {
 
     /// The search depth when neither `--depth` nor `--movetime` is given.
     fn default_depth(&self) -> i32;
+
+    /// Leaf positions `depth` plies below, counted by the game's own perft
+    /// convention. The default, [`splitpoint::perft`], counts a game that ends
+    /// early as one leaf (Othello's convention, where passes are plies).
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint::perft(self, depth)
+    }
 }
 
 impl CliGame for Othello {
@@ -32,6 +40,23 @@ impl CliGame for Othello {
     /// Eight plies: a fraction of a second, a reasonable move.
     fn default_depth(&self) -> i32 {
         8
+    }
+}
+
+impl CliGame for Chess {
+    type Eval = ChessEval;
+    const DEFAULT_POSITION: &'static str = "startpos";
+
+    /// Seven plies: about half a second from a middlegame (the core has no
+    /// null-move pruning or reductions yet).
+    fn default_depth(&self) -> i32 {
+        7
+    }
+
+    /// The published perft tables' convention: a mate or stalemate before
+    /// the last ply adds no leaf.
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint_games::chess::perft(self, depth)
     }
 }
 
@@ -61,17 +86,20 @@ pub enum GameName {
     Othello,
     /// Synthetic trees of known value.
     Synthetic,
+    /// Chess.
+    Chess,
 }
 
 impl GameName {
     /// Every game, in the order help texts list them.
-    pub const ALL: [GameName; 2] = [GameName::Othello, GameName::Synthetic];
+    pub const ALL: [GameName; 3] = [GameName::Othello, GameName::Synthetic, GameName::Chess];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             GameName::Othello => "othello",
             GameName::Synthetic => "synthetic",
+            GameName::Chess => "chess",
         }
     }
 
@@ -80,6 +108,7 @@ impl GameName {
         match self {
             GameName::Othello => command.run::<Othello>(),
             GameName::Synthetic => command.run::<Synthetic>(),
+            GameName::Chess => command.run::<Chess>(),
         }
     }
 }

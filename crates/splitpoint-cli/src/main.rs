@@ -12,6 +12,7 @@ mod report;
 mod search;
 mod selfplay;
 mod solve;
+mod uci;
 
 use std::io::{self, ErrorKind};
 use std::process::ExitCode;
@@ -42,6 +43,7 @@ enum Command {
     Perft(perft::PerftArgs),
     Search(search::SearchArgs),
     Solve(solve::SolveArgs),
+    Uci(uci::UciArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -53,13 +55,14 @@ pub struct PositionArgs {
     /// a space, and the side to move ('X' or 'O'); or 'start'.
     /// synthetic: a tree spec 'b=BRANCHING,d=DEPTH,seed=SEED[,q=ORDERING]'
     /// (default b=6,d=8,seed=1).
+    /// chess: a FEN, or 'startpos'.
     #[arg(long, short = 'p', value_name = "POS")]
     pub position: Option<String>,
 
     /// Moves to play from the position first, separated by spaces or commas
     ///
     /// In the game's move notation: 'f5 d6 c3' for othello (or 'pass'), child
-    /// numbers '0 3' for synthetic trees.
+    /// numbers '0 3' for synthetic trees, UCI or SAN ('e2e4 e7e5' or 'e4 e5') for chess.
     #[arg(long, short = 'm', value_name = "MOVES")]
     pub moves: Option<String>,
 }
@@ -127,6 +130,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Search(args) => search::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Uci(args) => uci::run(args),
     };
     match result {
         Ok(code) => code,

@@ -24,7 +24,7 @@ use crate::{PositionArgs, check_depth, report, stdout};
   splitpoint perft othello 3 --moves 'f5 d6'  from the position after f5 d6
   splitpoint perft synthetic 3 --position b=4,d=6,seed=2 --json")]
 pub struct PerftArgs {
-    /// The game: othello or synthetic
+    /// The game: othello, chess or synthetic
     pub game: String,
 
     /// Plies to count, 1 or more
@@ -82,7 +82,7 @@ impl GameCommand for &PerftArgs {
         let (nodes, divide) = if self.divide {
             let mut counts = Vec::new();
             for mv in legal_moves(&pos) {
-                let nodes = splitpoint::perft(&pos.play(mv), depth - 1);
+                let nodes = pos.play(mv).perft(depth - 1);
                 if !self.json {
                     writeln!(out, "{:<8} {nodes}", pos.move_text(mv))?;
                 }
@@ -99,7 +99,7 @@ impl GameCommand for &PerftArgs {
             };
             (total, Some(counts))
         } else {
-            (splitpoint::perft(&pos, depth), None)
+            (pos.perft(depth), None)
         };
         let elapsed = start.elapsed();
 

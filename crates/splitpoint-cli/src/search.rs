@@ -30,7 +30,7 @@ use crate::{ParallelArgs, PositionArgs, check_depth, check_hash, report, stdout}
   splitpoint search othello --moves 'f5 d6' --depth 10 --json
   splitpoint search synthetic -p b=8,d=7,seed=3,q=0.9 --exact")]
 pub struct SearchArgs {
-    /// The game: othello or synthetic
+    /// The game: othello, chess or synthetic
     pub game: String,
 
     #[command(flatten)]

@@ -303,7 +303,7 @@ fn solve_reads_standard_input_and_single_positions() {
 #[test]
 fn bad_input_is_one_line_and_status_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["search", "chess"], "unknown game 'chess'"),
+        (&["search", "draughts"], "unknown game 'draughts'"),
         (&["perft", "go", "3"], "unknown game 'go'"),
         (
             &["search", "othello", "--position", "XXXXZ"],

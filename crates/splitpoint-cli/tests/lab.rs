@@ -121,3 +121,17 @@ fn selfplay_serial_against_ybw_is_identical() {
     );
     assert_eq!(stdout.matches("| yes |").count(), 2, "{stdout}");
 }
+
+#[test]
+fn chess_perft_follows_the_published_tables() {
+    // Depth 5 is the first where games ending early (mates at ply 4) would
+    // change the count under the "finished game is a leaf" convention.
+    let out = splitpoint(&["perft", "chess", "5", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["nodes"], 4_865_609);
+}

@@ -164,8 +164,19 @@ fn insufficient_material(board: &Board) -> bool {
 /// gives check in turn; such lines end by repetition or, at worst, at the
 /// core's ply limit (`MAX_PLY`), which both the search and the negamax oracle
 /// stop at.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ChessEval;
+#[derive(Clone, Copy, Debug)]
+pub struct ChessEval {
+    /// Quiescence follows every evasion when in check (else only captures
+    /// and queen promotions, in check too).
+    pub evasions: bool,
+}
+
+impl Default for ChessEval {
+    /// With evasions.
+    fn default() -> Self {
+        ChessEval { evasions: true }
+    }
+}
 
 impl Evaluator<Chess> for ChessEval {
     #[inline]
@@ -175,7 +186,7 @@ impl Evaluator<Chess> for ChessEval {
 
     #[inline]
     fn noisy_moves(&self, pos: &Chess, moves: &mut MoveList<cozy_chess::Move>) {
-        if pos.in_check() {
+        if self.evasions && pos.in_check() {
             pos.generate_moves(moves);
             return;
         }

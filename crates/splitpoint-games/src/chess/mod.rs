@@ -32,7 +32,7 @@ mod position;
 mod san;
 
 pub use bratko_kopec::{EpdPosition, bratko_kopec, parse_epd};
-pub use cozy_chess::{Board, Move};
+pub use cozy_chess::{self, Board, Move};
 pub use eval::{ChessEval, evaluate};
 pub use middlegames::{MIDDLEGAMES, middlegames};
-pub use position::{Chess, HISTORY_LEN, START_FEN};
+pub use position::{Chess, HISTORY_LEN, START_FEN, perft};
