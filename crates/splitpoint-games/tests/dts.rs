@@ -10,11 +10,10 @@ use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, MoveList}
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
-const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
+mod common;
+use common::tree;
 
-fn tree(spec: &str) -> Synthetic {
-    Synthetic::parse_position(spec).unwrap()
-}
+const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 
 /// Asserts the iterative and recursive searches agree on everything.
 fn same_search<G: Game, E: Evaluator<G>>(

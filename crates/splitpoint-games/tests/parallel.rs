@@ -7,11 +7,10 @@ use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Game, Limits};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
-const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
+mod common;
+use common::tree;
 
-fn tree(spec: &str) -> Synthetic {
-    Synthetic::parse_position(spec).unwrap()
-}
+const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 
 #[test]
 fn every_algorithm_is_exact_on_synthetic_trees() {
@@ -140,34 +139,17 @@ fn normal_mode_gives_legal_moves_and_sane_scores() {
 
 mod othello {
     use super::THREADS;
+    use super::common::random_othello;
     use splitpoint::oracle::negamax;
-    use splitpoint::{Algorithm, Engine, Game, Limits, MoveList};
+    use splitpoint::{Algorithm, Engine, Game, Limits};
     use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
-
-    /// A position after `plies` seeded random moves from the start.
-    fn random_position(seed: u64, plies: usize) -> Othello {
-        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        let mut pos = Othello::start();
-        for _ in 0..plies {
-            let mut moves = MoveList::new();
-            pos.generate_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-        }
-        pos
-    }
 
     #[test]
     fn every_algorithm_is_exact_on_othello_midgames() {
         // 20 midgame positions at depth 4 and 5, against plain negamax.
         let cases: Vec<(Othello, i32, i32)> = (0..20u64)
             .map(|seed| {
-                let pos = random_position(seed, 10 + (seed % 20) as usize);
+                let pos = random_othello(seed, 10 + (seed % 20) as usize);
                 let depth = 4 + (seed % 2) as i32;
                 (pos, depth, negamax(&pos, &OthelloEval, depth))
             })
@@ -203,7 +185,7 @@ mod othello {
         // and its move reaches that score.
         let mut serial = Engine::new(OthelloExact, 4);
         let cases: Vec<(Othello, i32)> = (100..112u64)
-            .map(|seed| random_position(seed, 46 + (seed % 4) as usize))
+            .map(|seed| random_othello(seed, 46 + (seed % 4) as usize))
             .filter(|pos| pos.outcome().is_none())
             .map(|pos| {
                 serial.clear();

@@ -11,11 +11,10 @@ use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, SearchRes
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
-const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
+mod common;
+use common::{random_othello, tree};
 
-fn tree(spec: &str) -> Synthetic {
-    Synthetic::parse_position(spec).unwrap()
-}
+const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 
 /// 120 trees of 5 moves a node, 6 plies, mixed move-ordering quality.
 fn synthetic_cases() -> Vec<(Synthetic, i32, i32)> {
@@ -26,24 +25,6 @@ fn synthetic_cases() -> Vec<(Synthetic, i32, i32)> {
             (root, 6, negamax(&root, &SyntheticEval, 6))
         })
         .collect()
-}
-
-/// A position after `plies` seeded random moves from the start.
-fn random_othello(seed: u64, plies: usize) -> Othello {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut pos = Othello::start();
-    for _ in 0..plies {
-        let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-    }
-    pos
 }
 
 fn othello_cases() -> Vec<(Othello, i32, i32)> {

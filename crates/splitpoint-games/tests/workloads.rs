@@ -9,15 +9,14 @@ use splitpoint::{Algorithm, Engine, Game, Limits, MoveList};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
+mod common;
+use common::{random_othello, tree};
+
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 const VARIANTS: [Algorithm; 2] = [
     Algorithm::Workloads { join_taken: false },
     Algorithm::Workloads { join_taken: true },
 ];
-
-fn tree(spec: &str) -> Synthetic {
-    Synthetic::parse_position(spec).unwrap()
-}
 
 #[test]
 fn names_round_trip() {
@@ -94,29 +93,11 @@ fn bigger_trees_publish_and_stay_exact() {
     }
 }
 
-/// A position after `plies` seeded random moves from the start.
-fn random_position(seed: u64, plies: usize) -> Othello {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut pos = Othello::start();
-    for _ in 0..plies {
-        let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-    }
-    pos
-}
-
 #[test]
 fn workloads_are_exact_on_othello() {
     let cases: Vec<(Othello, i32, i32)> = (0..8u64)
         .map(|seed| {
-            let pos = random_position(seed + 40, 12 + (seed % 16) as usize);
+            let pos = random_othello(seed + 40, 12 + (seed % 16) as usize);
             let depth = 5 + (seed % 2) as i32;
             (pos, depth, negamax(&pos, &OthelloEval, depth))
         })
@@ -204,7 +185,7 @@ fn normal_mode_gives_legal_moves_and_sane_scores() {
                 assert_eq!(r.score, root.value(), "{algorithm} × {threads}");
             }
             // And a real game: the move is legal.
-            let pos = random_position(7, 20);
+            let pos = random_othello(7, 20);
             let r = engine_othello(algorithm, threads, &pos);
             let mut legal = MoveList::new();
             pos.generate_moves(&mut legal);
