@@ -121,7 +121,7 @@
 //!   answer spins, then naps 50 µs at a time.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering::*};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -130,6 +130,7 @@ use super::lock;
 use crate::engine::{Run, SearchResult};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
+use crate::parallel::idle::IdleSleep;
 use crate::score::{INFINITY, Score, WIN, from_table, is_decisive, to_table};
 use crate::search::{RootMove, SearchContext, Worker, pick_best};
 use crate::stats::Stats;
@@ -408,9 +409,8 @@ pub(crate) struct Dts<G: Game> {
     root_done: AtomicBool,
     /// The search is over: everyone leaves.
     done: AtomicBool,
-    sleepers: AtomicUsize,
-    sleep: Mutex<()>,
-    wake: Condvar,
+    /// Where idle threads sleep.
+    sleep: IdleSleep,
 }
 
 impl<G: Game> Dts<G> {
@@ -432,9 +432,7 @@ impl<G: Game> Dts<G> {
             root_result: Mutex::new(None),
             root_done: AtomicBool::new(false),
             done: AtomicBool::new(false),
-            sleepers: AtomicUsize::new(0),
-            sleep: Mutex::new(()),
-            wake: Condvar::new(),
+            sleep: IdleSleep::default(),
         }
     }
 
@@ -593,30 +591,21 @@ impl<G: Game> Dts<G> {
         if *turns < 64 {
             std::hint::spin_loop();
         } else {
-            let guard = lock(&self.sleep);
-            self.sleepers.fetch_add(1, SeqCst);
-            // Re-check after announcing the sleep: a publisher that wrote its
-            // list before this sees `sleepers > 0` and notifies under the lock.
-            if !self.done.load(SeqCst) && !ready() {
-                // The timeout is a safety net for a missed wake-up.
-                let _ = self.wake.wait_timeout(guard, Duration::from_millis(1));
-            }
-            self.sleepers.fetch_sub(1, SeqCst);
+            // The timeout is a safety net for a missed wake-up.
+            self.sleep.sleep_unless(Duration::from_millis(1), || {
+                self.done.load(SeqCst) || ready()
+            });
         }
     }
 
     fn wake_sleepers(&self) {
-        if self.sleepers.load(SeqCst) > 0 {
-            let _guard = lock(&self.sleep);
-            self.wake.notify_all();
-        }
+        self.sleep.wake();
     }
 
     /// Ends the search: idle threads leave.
     fn finish(&self) {
         self.done.store(true, SeqCst);
-        let _guard = lock(&self.sleep);
-        self.wake.notify_all();
+        self.sleep.wake_always();
     }
 }
 

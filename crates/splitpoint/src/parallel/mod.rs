@@ -17,6 +17,7 @@ use crate::game::{Evaluator, Game};
 pub(crate) mod abdada;
 pub(crate) mod dts;
 pub(crate) mod hook;
+pub(crate) mod idle;
 pub(crate) mod pool;
 pub(crate) mod pv_split;
 pub(crate) mod splitter;

@@ -11,7 +11,7 @@
 //! Locking and memory-ordering rules are in this module's `README.md`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -20,6 +20,7 @@ use crossbeam_utils::CachePadded;
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::hook::{NodeHook, SplitNode};
+use crate::parallel::idle::IdleSleep;
 use crate::score::{INFINITY, Score};
 use crate::search::{SearchContext, Worker, pick_best};
 
@@ -133,12 +134,10 @@ pub struct Splitter<G: Game> {
     threads: Box<[CachePadded<ThreadSplits>]>,
     /// Helpers looking for work.
     idle: AtomicUsize,
-    /// Helpers asleep (or about to be) on `wake`.
-    sleepers: AtomicUsize,
     /// The search is over: helpers leave.
     done: AtomicBool,
-    sleep: Mutex<()>,
-    wake: Condvar,
+    /// Where idle helpers sleep.
+    sleep: IdleSleep,
 }
 
 impl<G: Game> Splitter<G> {
@@ -158,10 +157,8 @@ impl<G: Game> Splitter<G> {
                 })
                 .collect(),
             idle: AtomicUsize::new(0),
-            sleepers: AtomicUsize::new(0),
             done: AtomicBool::new(false),
-            sleep: Mutex::new(()),
-            wake: Condvar::new(),
+            sleep: IdleSleep::default(),
         }
     }
 
@@ -426,29 +423,19 @@ impl<G: Game> Splitter<G> {
     }
 
     fn sleep_until_woken(&self) {
-        let guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        self.sleepers.fetch_add(1, SeqCst);
-        // Re-check under the lock: a publisher that opened a split point after
-        // our last scan will see `sleepers > 0` and notify under this lock.
-        if !self.done.load(SeqCst) && self.find_open(|_| true).is_none() {
-            // The timeout is a safety net only; wake-ups come from publishers.
-            let _ = self.wake.wait_timeout(guard, Duration::from_millis(2));
-        }
-        self.sleepers.fetch_sub(1, SeqCst);
+        self.sleep.sleep_unless(Duration::from_millis(2), || {
+            self.done.load(SeqCst) || self.find_open(|_| true).is_some()
+        });
     }
 
     fn wake_sleepers(&self) {
-        if self.sleepers.load(SeqCst) > 0 {
-            let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-            self.wake.notify_all();
-        }
+        self.sleep.wake();
     }
 
     /// Ends the search for the helpers: they leave their loops.
     pub(crate) fn finish(&self) {
         self.done.store(true, SeqCst);
-        let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        self.wake.notify_all();
+        self.sleep.wake_always();
     }
 }
 
