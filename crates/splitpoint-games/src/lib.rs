@@ -4,10 +4,14 @@
 
 #[cfg(feature = "chess")]
 pub mod chess;
+#[cfg(feature = "draughts")]
+pub mod draughts;
 #[cfg(feature = "othello")]
 pub mod othello;
 #[cfg(feature = "synthetic")]
 pub mod synthetic;
+#[cfg(feature = "xiangqi")]
+pub mod xiangqi;
 
 /// The README's code, compiled and run as a doctest so it stays true.
 #[cfg(doctest)]

@@ -1,0 +1,1 @@
+//! International (Polish) draughts on a 10×10 board (in progress).

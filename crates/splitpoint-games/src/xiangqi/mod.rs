@@ -1,0 +1,1 @@
+//! Xiangqi, Chinese chess (in progress).
