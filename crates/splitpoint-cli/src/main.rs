@@ -7,6 +7,7 @@
 mod bench;
 mod error;
 mod games;
+mod moves;
 mod perft;
 mod report;
 mod search;
@@ -41,6 +42,7 @@ enum Command {
     Bench(bench::BenchArgs),
     Selfplay(selfplay::SelfplayArgs),
     Perft(perft::PerftArgs),
+    Moves(moves::MovesArgs),
     Search(search::SearchArgs),
     Solve(solve::SolveArgs),
     Uci(uci::UciArgs),
@@ -128,6 +130,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run_bench(args),
         Command::Selfplay(args) => selfplay::run_selfplay(args),
         Command::Perft(args) => perft::run(args),
+        Command::Moves(args) => moves::run(args),
         Command::Search(args) => search::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Uci(args) => uci::run(args),

@@ -452,3 +452,57 @@ fn a_finished_game_has_no_best_move() {
     let solved = json(&["solve", "othello", "--position", &full, "--json"]);
     assert_eq!(solved["score"], 64);
 }
+
+/// `moves` lists what the generator produces, one line per position; a bad
+/// line on standard input is named.
+#[test]
+fn moves_lists_legal_moves_per_position() {
+    let start = success(&["moves", "othello"]);
+    assert_eq!(start.trim_end(), "d3 c4 f5 e6");
+    let after = success(&["moves", "othello", "--moves", "f5"]);
+    let mut expected: Vec<String> = Vec::new();
+    let pos = Othello::start();
+    let pos = pos.play(pos.parse_move("f5").unwrap());
+    let mut list = MoveList::new();
+    pos.generate_moves(&mut list);
+    expected.extend(list.iter().map(|&m| pos.move_text(m)));
+    assert_eq!(after.trim_end(), expected.join(" "));
+
+    let input = "startpos\n\nk7/8/1Q6/8/8/8/8/7K b - - 0 1\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+        .args(["moves", "chess", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0].split(' ').count(), 20);
+    assert_eq!(lines[1], "", "stalemate: no move");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+        .args(["moves", "chess", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"\nnonsense\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let message = rejected_output(&["moves", "--stdin"], out);
+    assert!(message.contains("line 2"), "{message}");
+}
