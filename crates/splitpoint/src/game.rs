@@ -161,6 +161,38 @@ pub trait Evaluator<G: Game>: Send + Sync {
         keys.fill(0);
     }
 
+    /// Whether the side to move must answer a threat first: check, in chess
+    /// and xiangqi. Such a node is never pruned by a null move, its moves are
+    /// never reduced, quiescence does not stand pat there (it takes the best
+    /// of [`noisy_moves`](Evaluator::noisy_moves), which should then be every
+    /// legal move), and outside exact mode it is searched one ply deeper
+    /// (the check extension). The default, never, turns all four off.
+    #[inline]
+    fn in_check(&self, pos: &G) -> bool {
+        let _ = pos;
+        false
+    }
+
+    /// The position after the side to move passes, for null-move pruning
+    /// outside exact mode; `None` where passing is illegal or where zugzwang
+    /// makes a pass misleading (chess endings with pawns only, say). The
+    /// search never asks in check. The default, `None`, turns null moves off.
+    #[inline]
+    fn null_move(&self, pos: &G) -> Option<G> {
+        let _ = pos;
+        None
+    }
+
+    /// Whether `mv` is a quiet move that late-move reductions may reduce
+    /// outside exact mode (not a capture or a promotion; the search itself
+    /// skips moves made in check or giving check). The default, no move,
+    /// turns reductions off.
+    #[inline]
+    fn is_quiet(&self, pos: &G, mv: G::Move) -> bool {
+        let _ = (pos, mv);
+        false
+    }
+
     /// An exact solver for small subtrees (the last empties of an Othello
     /// endgame). Called at every interior node with `depth` plies left; return
     /// `Some(score)` to stand for the whole subtree, `None` to search it normally.

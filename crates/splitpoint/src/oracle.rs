@@ -9,7 +9,8 @@ use crate::score::Score;
 /// The negamax value of `pos` searched `depth` plies, then quiescence: the
 /// value exact-mode search must return. Mirrors the search's tree exactly:
 /// finished games score by [`Evaluator::terminal_score`], the horizon (depth 0
-/// or [`MAX_PLY`]` - 1`) continues into quiescence over the noisy moves.
+/// or [`MAX_PLY`]` - 1`) continues into quiescence over the noisy moves, with
+/// no standing pat in check ([`Evaluator::in_check`]).
 /// The evaluator's `solve_leaf` is not used.
 pub fn negamax<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: i32) -> Score {
     negamax_at(pos, eval, depth, 0)
@@ -41,10 +42,15 @@ fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score 
     }
     let mut moves = MoveList::new();
     eval.noisy_moves(pos, &mut moves);
-    moves
+    let best = moves
         .iter()
         .map(|&mv| -quiescence(&pos.play(mv), eval, ply + 1))
-        .fold(stand_pat, Score::max)
+        .max();
+    // In check there is no standing pat, unless nothing can be played.
+    match best {
+        Some(best) if eval.in_check(pos) => best,
+        best => best.map_or(stand_pat, |b| b.max(stand_pat)),
+    }
 }
 
 /// The number of leaf positions `depth` plies below `pos`. A pass is a ply;

@@ -5,8 +5,14 @@
 //! thread shares (the transposition table, the evaluator, the stop flag, the
 //! limits). The parallel algorithms run many workers over one context.
 //!
-//! Exact mode changes three things and nothing else: the table never ends a
-//! node (it only orders moves), the root uses no aspiration window, and the
+//! Outside exact mode the search is selective where the evaluator allows it
+//! (see [`Evaluator::in_check`], [`Evaluator::null_move`] and
+//! [`Evaluator::is_quiet`]): a node in check is searched a ply deeper,
+//! null-move pruning ends a non-PV node whose pass still holds beta, and late
+//! quiet moves of non-PV nodes are searched at reduced depth first.
+//!
+//! Exact mode turns all of that off, and more: the table never ends a node
+//! (it only orders moves), the root uses no aspiration window, and the
 //! evaluator's own exact solver is the only shortcut. The score is then the
 //! negamax value of the tree [`crate::oracle::negamax`] walks.
 
@@ -18,7 +24,7 @@ use arrayvec::ArrayVec;
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::hook::{NodeHook, SplitNode};
-use crate::score::{INFINITY, Score, from_table, to_table};
+use crate::score::{INFINITY, Score, WIN_BOUND, from_table, is_decisive, to_table};
 use crate::stats::Stats;
 use crate::tt::{Bound, NO_MOVE, TranspositionTable, TtEntry};
 
@@ -28,6 +34,11 @@ const HISTORY_SIZE: usize = 1 << 12;
 const HISTORY_MAX: i32 = 1 << 20;
 /// How often (in nodes) the clock and the node limit are looked at.
 const POLL_INTERVAL: u64 = 4096;
+/// Null-move pruning needs this many plies left.
+const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// Late-move reductions start with this move index, at this depth or more.
+const LMR_MIN_INDEX: usize = 3;
+const LMR_MIN_DEPTH: i32 = 3;
 
 /// What every thread of one search shares, borrowed for the search's length.
 pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
@@ -221,10 +232,12 @@ impl<G: Game> Worker<G> {
         best
     }
 
-    /// Searches the `index`-th move's child of a node at `ply`: the first with
-    /// the full window, the others with a null window and, when that lands
-    /// inside `(alpha, beta)`, again with the full window. The score is from
-    /// the parent's view.
+    /// Searches `child`, the `index`-th move's, of a node at `ply`: the first
+    /// with the full window, the others with a null window (first
+    /// `reduction` plies shallower, from [`Self::reduction`], and again at
+    /// full depth if that beats alpha) and, when that lands inside
+    /// `(alpha, beta)`, again with the full window. The score is from the
+    /// parent's view.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn search_child<E: Evaluator<G>>(
@@ -232,36 +245,103 @@ impl<G: Game> Worker<G> {
         ctx: &SearchContext<G, E>,
         child: &G,
         index: usize,
+        reduction: i32,
         alpha: Score,
         beta: Score,
         depth: i32,
         ply: usize,
         node_type: NodeType,
     ) -> Score {
+        let child_type = node_type.child(index);
         if index == 0 {
-            return -self.pvs(
-                ctx,
-                child,
-                -beta,
-                -alpha,
-                depth - 1,
-                ply + 1,
-                node_type.child(0),
-            );
+            return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, child_type);
         }
-        let score = -self.pvs(
-            ctx,
-            child,
-            -alpha - 1,
-            -alpha,
-            depth - 1,
-            ply + 1,
-            node_type.child(index),
-        );
+        let null_window = |worker: &mut Self, d: i32| {
+            -worker.pvs(ctx, child, -alpha - 1, -alpha, d, ply + 1, child_type)
+        };
+        let mut score = null_window(self, depth - 1 - reduction);
+        if reduction > 0 && score > alpha && !self.stopped {
+            score = null_window(self, depth - 1);
+        }
         if score > alpha && score < beta && !self.stopped {
             return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, NodeType::Pv);
         }
         score
+    }
+
+    /// How many plies less the `index`-th move `mv` of a node (leading to
+    /// `child`) is first searched: late-move reductions, outside exact mode,
+    /// for late quiet moves of non-PV nodes, neither made in check nor giving
+    /// check. Counts the reductions it grants.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn reduction<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        child: &G,
+        mv: G::Move,
+        index: usize,
+        depth: i32,
+        node_type: NodeType,
+    ) -> i32 {
+        if ctx.exact
+            || node_type == NodeType::Pv
+            || index < LMR_MIN_INDEX
+            || depth < LMR_MIN_DEPTH
+            || !ctx.eval.is_quiet(pos, mv)
+            || ctx.eval.in_check(pos)
+            || ctx.eval.in_check(child)
+        {
+            return 0;
+        }
+        self.stats.reductions += 1;
+        if index >= 2 * LMR_MIN_INDEX + 2 && depth >= 2 * LMR_MIN_DEPTH {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The null-move search of a non-PV node outside exact mode: the score
+    /// after the side to move passes, searched `NULL_MOVE_MIN_DEPTH - 1` or
+    /// more plies shallower with a null window at beta, when the static
+    /// score already reaches beta. `Some(score)` ends the node (a fail high
+    /// by at least `score`); `None` means search it normally.
+    #[allow(clippy::too_many_arguments)]
+    fn null_move_cutoff<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        node_type: NodeType,
+        in_check: bool,
+    ) -> Option<Score> {
+        let null = null_move_position(ctx, pos, beta, depth, in_check)?;
+        let reduced = null_move_depth(depth);
+        let score = -self.pvs(
+            ctx,
+            &null,
+            -beta,
+            -beta + 1,
+            reduced,
+            ply + 1,
+            node_type.child(0),
+        );
+        self.null_move_result(score, beta)
+    }
+
+    /// Whether a null-move search's `score` ends its node; counts it.
+    #[inline]
+    pub(crate) fn null_move_result(&mut self, score: Score, beta: Score) -> Option<Score> {
+        if self.stopped || score < beta {
+            return None;
+        }
+        self.stats.null_cutoffs += 1;
+        // A pass proves no mate: claim only beta then.
+        Some(if is_decisive(score) { beta } else { score })
     }
 
     #[inline]
@@ -289,7 +369,10 @@ impl<G: Game> Worker<G> {
         ply: usize,
         node_type: NodeType,
     ) -> Score {
-        // Step 1. Horizon: quiescence takes over (it counts its own node).
+        // Step 1. The check extension, then the horizon: quiescence takes
+        // over (it counts its own node).
+        let in_check = ctx.eval.in_check(pos);
+        let depth = depth + extension(ctx, in_check);
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(ctx, pos, alpha, beta, ply);
         }
@@ -298,6 +381,7 @@ impl<G: Game> Worker<G> {
             return 0;
         }
         self.stats.nodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u64);
 
         // Step 2. Finished games and the evaluator's exact leaf solver.
         if let Some(outcome) = pos.outcome() {
@@ -333,7 +417,18 @@ impl<G: Game> Worker<G> {
             }
         }
 
-        // Step 4. Generate and order the moves.
+        // Step 4. Null move: when passing still holds beta, so does the node.
+        if !pv_node
+            && let Some(score) =
+                self.null_move_cutoff(ctx, pos, beta, depth, ply, node_type, in_check)
+        {
+            return score;
+        }
+        if self.stopped {
+            return 0;
+        }
+
+        // Step 5. Generate and order the moves.
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
@@ -343,7 +438,7 @@ impl<G: Game> Worker<G> {
         }
         let mut keys = self.order_keys(ctx, pos, &moves, tt_move, ply);
 
-        // Step 5. Search the moves, best first.
+        // Step 6. Search the moves, best first.
         let node = NodeSearch {
             alpha,
             beta,
@@ -359,7 +454,7 @@ impl<G: Game> Worker<G> {
         let best_key = best_move.map_or(NO_MOVE, G::move_key);
         let original_alpha = alpha;
 
-        // Step 6. Remember the result.
+        // Step 7. Remember the result.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -406,8 +501,9 @@ impl<G: Game> Worker<G> {
         for i in 0..moves.len() {
             pick_best(moves, keys, i);
             let mv = moves[i];
-            let score =
-                self.search_child(ctx, &pos.play(mv), i, alpha, beta, depth, ply, node_type);
+            let child = pos.play(mv);
+            let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);
+            let score = self.search_child(ctx, &child, i, r, alpha, beta, depth, ply, node_type);
             if self.stopped {
                 return (best, best_move);
             }
@@ -463,7 +559,9 @@ impl<G: Game> Worker<G> {
 
     /// Quiescence: the static score, or better if a noisy move improves on it.
     /// Exactly `max(evaluate, max over noisy moves of -quiescence(child))`,
-    /// searched with alpha-beta (stand-pat cutoffs are ordinary beta cutoffs).
+    /// searched with alpha-beta (stand-pat cutoffs are ordinary beta cutoffs);
+    /// in check, the best noisy move alone (the static score only if there
+    /// is none).
     pub fn quiescence<E: Evaluator<G>>(
         &mut self,
         ctx: &SearchContext<G, E>,
@@ -478,11 +576,20 @@ impl<G: Game> Worker<G> {
         }
         self.stats.nodes += 1;
         self.stats.qnodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u64);
         if let Some(outcome) = pos.outcome() {
             return ctx.eval.terminal_score(pos, outcome, ply);
         }
-        let mut best = ctx.eval.evaluate(pos);
-        if best >= beta || ply >= MAX_PLY - 1 {
+        let in_check = ctx.eval.in_check(pos);
+        if in_check && ply < MAX_PLY - 1 {
+            let mut moves = MoveList::new();
+            ctx.eval.noisy_moves(pos, &mut moves);
+            if !moves.is_empty() {
+                return self.quiescence_moves(ctx, pos, moves, -INFINITY, alpha, beta, ply);
+            }
+        }
+        let best = ctx.eval.evaluate(pos);
+        if best >= beta || ply >= MAX_PLY - 1 || in_check {
             return best;
         }
         alpha = alpha.max(best);
@@ -491,6 +598,21 @@ impl<G: Game> Worker<G> {
         if moves.is_empty() {
             return best;
         }
+        self.quiescence_moves(ctx, pos, moves, best, alpha, beta, ply)
+    }
+
+    /// Quiescence's move loop: the best of `best` and the noisy `moves`.
+    #[allow(clippy::too_many_arguments)]
+    fn quiescence_moves<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        mut moves: MoveList<G::Move>,
+        mut best: Score,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
         let mut keys = self.order_keys(ctx, pos, &moves, NO_MOVE, ply);
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
@@ -562,6 +684,42 @@ impl<G: Game> Worker<G> {
         }
         let h = &mut self.history[G::move_key(mv) as usize % HISTORY_SIZE];
         *h = (*h + depth * depth).min(HISTORY_MAX);
+    }
+}
+
+/// The check extension: a ply more for a node in check, outside exact mode.
+#[inline]
+pub(crate) fn extension<G: Game, E: Evaluator<G>>(
+    ctx: &SearchContext<G, E>,
+    in_check: bool,
+) -> i32 {
+    i32::from(in_check && !ctx.exact)
+}
+
+/// The depth a null-move search runs at: a reduction of 2 plies (3 from
+/// depth 7), below the ply the pass itself takes.
+#[inline]
+pub(crate) fn null_move_depth(depth: i32) -> i32 {
+    depth - 1 - if depth >= 7 { 3 } else { 2 }
+}
+
+/// The position after a pass, when a non-PV node may try a null move:
+/// outside exact mode, not in check, deep enough, beta no mate score, the
+/// static score at least beta and the evaluator allowing a pass.
+#[inline]
+pub(crate) fn null_move_position<G: Game, E: Evaluator<G>>(
+    ctx: &SearchContext<G, E>,
+    pos: &G,
+    beta: Score,
+    depth: i32,
+    in_check: bool,
+) -> Option<G> {
+    let eligible =
+        !ctx.exact && !in_check && depth >= NULL_MOVE_MIN_DEPTH && beta.abs() < WIN_BOUND;
+    if eligible && ctx.eval.evaluate(pos) >= beta {
+        ctx.eval.null_move(pos)
+    } else {
+        None
     }
 }
 

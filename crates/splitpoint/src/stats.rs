@@ -27,6 +27,13 @@ pub struct Stats {
     pub aborted_nodes: u64,
     /// Time threads spent waiting for work, in microseconds (summed over threads).
     pub idle_micros: u64,
+    /// Null-move searches that held beta and so ended their node.
+    pub null_cutoffs: u64,
+    /// Moves searched at reduced depth (late-move reductions).
+    pub reductions: u64,
+    /// The deepest ply any node reached, quiescence included (the maximum over
+    /// threads, not a sum).
+    pub seldepth: u64,
 }
 
 impl Stats {
@@ -63,5 +70,8 @@ impl AddAssign for Stats {
         self.splits_refused += o.splits_refused;
         self.aborted_nodes += o.aborted_nodes;
         self.idle_micros += o.idle_micros;
+        self.null_cutoffs += o.null_cutoffs;
+        self.reductions += o.reductions;
+        self.seldepth = self.seldepth.max(o.seldepth);
     }
 }

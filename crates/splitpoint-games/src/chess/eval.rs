@@ -153,12 +153,13 @@ fn insufficient_material(board: &Board) -> bool {
 }
 
 /// The evaluator for [`Chess`]: [`evaluate`], quiescence over captures and
-/// queen promotions (every legal move when in check), MVV-LVA ordering.
+/// queen promotions (every legal move when in check), MVV-LVA ordering; and
+/// the search's selectivity outside exact mode: check extension, null moves
+/// (not with king and pawns only), reductions of quiet moves.
 ///
-/// Quiescence and exactness: the core's quiescence is
-/// `max(evaluate, best noisy move)`, so it stands pat even in check; listing
-/// every evasion in check only lets it also see the replies, which matters
-/// when the check wins or loses material. Exact mode searches every noisy move
+/// Quiescence and exactness: in check ([`Evaluator::in_check`]) the core's
+/// quiescence does not stand pat but takes the best evasion, which is why
+/// every evasion is a noisy move there. Exact mode searches every noisy move
 /// down every line, so the noisy tree must be finite: captures end as
 /// material runs out, and a line of evasions goes on only while each evasion
 /// gives check in turn; such lines end by repetition or, at worst, at the
@@ -212,6 +213,32 @@ impl Evaluator<Chess> for ChessEval {
             }
             false
         });
+    }
+
+    /// Check, when quiescence follows evasions (else quiescence could not
+    /// do without its stand-pat score in check).
+    #[inline]
+    fn in_check(&self, pos: &Chess) -> bool {
+        self.evasions && pos.in_check()
+    }
+
+    /// A pass, unless the side to move has only king and pawns: there
+    /// zugzwang is common and a pass would overrate the position.
+    #[inline]
+    fn null_move(&self, pos: &Chess) -> Option<Chess> {
+        let board = pos.board();
+        let pieces = board.colors(board.side_to_move())
+            & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King));
+        if pieces.is_empty() {
+            return None;
+        }
+        pos.null_move()
+    }
+
+    /// Neither a capture nor a promotion.
+    #[inline]
+    fn is_quiet(&self, pos: &Chess, mv: cozy_chess::Move) -> bool {
+        mv.promotion.is_none() && pos.captured(mv).is_none()
     }
 
     /// Captures first, most valuable victim then least valuable attacker

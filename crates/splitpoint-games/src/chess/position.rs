@@ -125,6 +125,13 @@ impl Chess {
         self.len += 1;
     }
 
+    /// The position after the side to move passes (a null move, for the
+    /// search's null-move pruning); `None` in check. Repetitions are not
+    /// looked for across a pass: the history starts afresh.
+    pub fn null_move(&self) -> Option<Chess> {
+        self.board.null_move().map(Chess::from_board)
+    }
+
     /// Whether `mv` is castling, which cozy-chess writes as the king taking
     /// its own rook.
     #[inline]

@@ -134,10 +134,13 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
                 }
                 self.enter(key, child_depth);
                 // Index ≥ 1: young brothers get null windows, as in the serial loop.
+                let r =
+                    worker.reduction(ctx, node.pos, &child, mv, i + 1, node.depth, node.node_type);
                 let score = worker.search_child(
                     ctx,
                     &child,
                     i + 1,
+                    r,
                     alpha,
                     beta,
                     node.depth,

@@ -132,7 +132,9 @@ use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::IdleSleep;
 use crate::score::{INFINITY, Score, WIN, from_table, is_decisive, to_table};
-use crate::search::{RootMove, SearchContext, Worker, pick_best};
+use crate::search::{
+    RootMove, SearchContext, Worker, extension, null_move_depth, null_move_position, pick_best,
+};
 use crate::stats::Stats;
 use crate::tt::{Bound, NO_MOVE, TtEntry};
 
@@ -165,8 +167,11 @@ enum Stage {
     Enter,
     /// Take the next move (or complete when none is left).
     NextMove,
-    /// A child is being searched (`index`, `mv`, `research` say which).
+    /// A child is being searched (`index`, `mv`, `reduction`, `research`
+    /// say which).
     AwaitChild,
+    /// The null-move child is being searched; `tt_move` waits for the moves.
+    AwaitNull,
     /// The moves are done: store and return `best`.
     Complete,
 }
@@ -197,11 +202,15 @@ struct Frame<G: Game> {
     best: Score,
     best_move: Option<G::Move>,
     stage: Stage,
-    /// The move in flight: its index, itself, and whether this is its
-    /// full-window re-search.
+    /// The move in flight: its index, itself, the plies its first search
+    /// is reduced by (0 once re-searched at full depth), and whether this is
+    /// its full-window re-search.
     index: usize,
     mv: Option<G::Move>,
+    reduction: i32,
     research: bool,
+    /// The table's move, kept while the null move is searched.
+    tt_move: u16,
     /// The worker's node count when the move in flight was taken.
     nodes_at_move: u64,
     /// Names this frame's current node for split requests.
@@ -229,16 +238,19 @@ impl<G: Game> Frame<G> {
             stage: Stage::Enter,
             index: 0,
             mv: None,
+            reduction: 0,
             research: false,
+            tt_move: NO_MOVE,
             nodes_at_move: 0,
             serial: 0,
         }
     }
 
     /// Records the move in flight and waits for its child.
-    fn begin_move(&mut self, index: usize, mv: G::Move, nodes: u64) {
+    fn begin_move(&mut self, index: usize, mv: G::Move, reduction: i32, nodes: u64) {
         self.index = index;
         self.mv = Some(mv);
+        self.reduction = reduction;
         self.research = false;
         self.nodes_at_move = nodes;
         self.stage = Stage::AwaitChild;
@@ -647,21 +659,27 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 Stage::Enter => self.enter(),
                 Stage::NextMove => self.next_move(),
                 Stage::Complete => self.complete(),
-                Stage::AwaitChild => unreachable!("the top frame never awaits a child"),
+                Stage::AwaitChild | Stage::AwaitNull => {
+                    unreachable!("the top frame never awaits a child")
+                }
             };
             match flow {
                 Flow::Continue => {}
                 Flow::Exit(exit) => return exit,
-                Flow::Return(score) => {
+                // A node returns to its parent, which may return in turn (a
+                // null move's fail high).
+                Flow::Return(mut score) => loop {
                     debug_assert!(
                         self.stack.top > self.stack.base,
                         "only the root and proxies sit at the base"
                     );
                     self.stack.top -= 1;
-                    if let Flow::Exit(exit) = self.child_returned(-score) {
-                        return exit;
+                    match self.child_returned(-score) {
+                        Flow::Continue => break,
+                        Flow::Exit(exit) => return exit,
+                        Flow::Return(s) => score = s,
                     }
-                }
+                },
             }
         }
     }
@@ -670,9 +688,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     fn enter(&mut self) -> Flow {
         let ctx = self.ctx;
         let ply = self.stack.top;
+        let in_check;
         {
-            let f = &self.stack.frames[ply];
-            // Step 1. Horizon: quiescence takes over (it counts its own node).
+            let f = &mut self.stack.frames[ply];
+            // Step 1. The check extension, then the horizon: quiescence
+            // takes over (it counts its own node).
+            in_check = ctx.eval.in_check(&f.pos);
+            f.depth += extension(ctx, in_check);
             if f.depth <= 0 || ply >= MAX_PLY - 1 {
                 return Flow::Return(self.worker.quiescence(ctx, &f.pos, f.alpha, f.beta, ply));
             }
@@ -694,6 +716,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let f = &mut self.stack.frames[ply];
         f.serial = serial;
         worker.stats.nodes += 1;
+        worker.stats.seldepth = worker.stats.seldepth.max(ply as u64);
 
         // Step 2. Finished games and the evaluator's exact leaf solver.
         if let Some(outcome) = f.pos.outcome() {
@@ -732,7 +755,30 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             }
         }
 
-        // Step 4. Generate and order the moves.
+        f.key = key;
+
+        // Step 4. Null move: when passing still holds beta, so does the node.
+        if !pv_node && let Some(null) = null_move_position(ctx, &f.pos, f.beta, f.depth, in_check) {
+            // No move in flight, none left: not splittable meanwhile.
+            f.moves.clear();
+            f.next = 0;
+            f.index = 0;
+            f.tt_move = tt_move;
+            f.stage = Stage::AwaitNull;
+            let (beta, depth, node_type) = (f.beta, null_move_depth(f.depth), f.node_type.child(0));
+            self.push(null, -beta, -beta + 1, depth, node_type);
+            return Flow::Continue;
+        }
+        self.begin_moves(ply, tt_move)
+    }
+
+    /// `Worker::pvs` from move generation to its move loop.
+    fn begin_moves(&mut self, ply: usize, tt_move: u16) -> Flow {
+        let ctx = self.ctx;
+        let worker = &mut *self.worker;
+        let f = &mut self.stack.frames[ply];
+
+        // Step 5. Generate and order the moves.
         f.moves.clear();
         f.pos.generate_moves(&mut f.moves);
         if f.moves.is_empty() {
@@ -741,8 +787,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
         f.keys = worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply);
 
-        // Step 5. The move loop starts.
-        f.key = key;
+        // Step 6. The move loop starts.
         f.orig_alpha = f.alpha;
         f.entry_type = f.node_type;
         f.next = 0;
@@ -787,9 +832,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         pick_best(&mut f.moves, &mut f.keys, i);
         let mv = f.moves[i];
         f.next = i + 1;
-        f.begin_move(i, mv, nodes);
+        let child = f.pos.play(mv);
+        let r = self
+            .worker
+            .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type);
+        f.begin_move(i, mv, r, nodes);
         let (alpha, beta, node_type) = f.child_window(i);
-        let (child, depth) = (f.pos.play(mv), f.depth - 1);
+        let depth = f.depth - 1 - r;
         self.push(child, alpha, beta, depth, node_type);
         Flow::Continue
     }
@@ -803,15 +852,32 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let ply = self.stack.top;
         let proxy = self.stack.is_proxy(ply);
         let f = &mut self.stack.frames[ply];
+        if f.stage == Stage::AwaitNull {
+            let tt_move = f.tt_move;
+            return match self.worker.null_move_result(score, f.beta) {
+                Some(score) => Flow::Return(score),
+                None => self.begin_moves(ply, tt_move),
+            };
+        }
         let i = f.index;
-        if i > 0 && !f.research && score > f.alpha && score < f.beta {
+        let research = if i > 0 && f.reduction > 0 && score > f.alpha {
+            // The reduced search beat alpha: search again at full depth.
+            f.reduction = 0;
+            Some((-f.alpha - 1, -f.alpha, f.node_type.child(i)))
+        } else if i > 0 && !f.research && score > f.alpha && score < f.beta {
             // The null window failed high inside the window: search again.
             f.research = true;
-            let (alpha, beta) = (-f.beta, -f.alpha);
+            Some((-f.beta, -f.alpha, NodeType::Pv))
+        } else {
+            None
+        };
+        if let Some((alpha, beta, node_type)) = research {
+            let depth = f.depth - 1;
             let c = &mut self.stack.frames[ply + 1];
             c.alpha = alpha;
             c.beta = beta;
-            c.node_type = NodeType::Pv;
+            c.depth = depth;
+            c.node_type = node_type;
             c.stage = Stage::Enter;
             self.stack.top = ply + 1;
             return Flow::Continue;
@@ -1000,9 +1066,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let f = &mut self.stack.frames[self.stack.top];
         f.alpha = alpha;
         f.node_type = node_type;
-        f.begin_move(i, mv, nodes);
+        let child = f.pos.play(mv);
+        let r = self
+            .worker
+            .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, node_type);
+        f.begin_move(i, mv, r, nodes);
         let (alpha, beta, node_type) = f.child_window(i);
-        let (child, depth) = (f.pos.play(mv), f.depth - 1);
+        let depth = f.depth - 1 - r;
         self.push(child, alpha, beta, depth, node_type);
         Flow::Continue
     }

@@ -264,7 +264,7 @@ impl<G: Game> Splitter<G> {
     ) {
         let sp = &self.split_points[id];
         loop {
-            let (mv, child, index, alpha, beta, depth, ply, node_type) = {
+            let (mv, child, index, reduction, alpha, beta, depth, ply, node_type) = {
                 let mut d = sp.lock();
                 if sp.cutoff.load(Relaxed) || d.next >= d.moves.len() {
                     sp.open.store(false, Relaxed);
@@ -280,16 +280,18 @@ impl<G: Game> Splitter<G> {
                     sp.open.store(false, Relaxed);
                 }
                 let mv = d.moves[i];
-                let child = d
+                let pos = d
                     .pos
                     .as_ref()
-                    .expect("a published split point has a position")
-                    .play(mv);
+                    .expect("a published split point has a position");
+                let child = pos.play(mv);
                 // Index ≥ 1: young brothers get null windows, like the serial loop.
+                let r = worker.reduction(ctx, pos, &child, mv, i + 1, d.depth, d.node_type);
                 (
                     mv,
                     child,
                     i + 1,
+                    r,
                     d.alpha,
                     d.beta,
                     d.depth,
@@ -298,7 +300,9 @@ impl<G: Game> Splitter<G> {
                 )
             };
             let nodes_before = worker.stats.nodes;
-            let score = worker.search_child(ctx, &child, index, alpha, beta, depth, ply, node_type);
+            let score = worker.search_child(
+                ctx, &child, index, reduction, alpha, beta, depth, ply, node_type,
+            );
             if worker.stopped() {
                 if !ctx.stop.load(Relaxed) {
                     worker.stats.aborted_nodes += worker.stats.nodes - nodes_before;

@@ -261,6 +261,8 @@ impl<G: Game> Slot<G> {
 /// A move handed out by a workload.
 struct Task<G: Game> {
     index: usize,
+    /// Late-move reduction of the first, null-window search.
+    reduction: i32,
     mv: G::Move,
     child: G,
     alpha: Score,
@@ -469,7 +471,14 @@ impl<G: Game> Workloads<G> {
 
     /// Takes the next unsearched move of the workload in slot `s`, if its id
     /// is still `id`. Called under the mutex.
-    fn take(&self, d: &mut WorkloadData<G>, head: &SlotHead, id: u64) -> Option<Task<G>> {
+    fn take<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        d: &mut WorkloadData<G>,
+        head: &SlotHead,
+        id: u64,
+    ) -> Option<Task<G>> {
         if head.id.load(Relaxed) != id {
             return None;
         }
@@ -493,14 +502,13 @@ impl<G: Game> Workloads<G> {
             head.open.store(false, Relaxed);
         }
         let mv = d.moves[i];
-        let child = d
-            .pos
-            .as_ref()
-            .expect("a published workload has a position")
-            .play(mv);
+        let pos = d.pos.as_ref().expect("a published workload has a position");
+        let child = pos.play(mv);
+        // Young brothers: index ≥ 1 gets the null window, like the serial loop.
+        let reduction = worker.reduction(ctx, pos, &child, mv, i + 1, d.depth, d.node_type);
         Some(Task {
-            // Young brothers: index ≥ 1 gets the null window, like the serial loop.
             index: i + 1,
+            reduction,
             mv,
             child,
             alpha: d.alpha,
@@ -570,7 +578,7 @@ impl<G: Game> Workloads<G> {
                         worker.stats.aborted_nodes += nodes;
                     }
                 }
-                let task = self.take(&mut d, head, id);
+                let task = self.take(worker, ctx, &mut d, head, id);
                 if task.is_none() && subscriber {
                     self.leave(d, head);
                     return;
@@ -585,6 +593,7 @@ impl<G: Game> Workloads<G> {
                 ctx,
                 &task.child,
                 task.index,
+                task.reduction,
                 task.alpha,
                 task.beta,
                 task.depth,
