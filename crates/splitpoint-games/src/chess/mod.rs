@@ -12,8 +12,8 @@
 //! - Suites: [`bratko_kopec`] (24 positions with best moves, from an EPD file;
 //!   [`parse_epd`] reads others) and [`middlegames`] for time-to-depth.
 //!
-//! The generic search has no null-move pruning, late-move reductions or check
-//! extension yet: this module supplies only the rules and the judgement.
+//! [`ChessEval`] also turns on the core search's selectivity outside exact
+//! mode: check extension, null-move pruning and late-move reductions.
 //!
 //! ```
 //! use splitpoint::{Game, perft};
