@@ -18,6 +18,7 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
+use splitpoint_games::chess::{Chess, ChessEval};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
@@ -160,6 +161,13 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
             &job,
             SyntheticEval,
             move |_: &Synthetic, d| depth_limits(d, exact),
+            &sweep,
+            &sweep_algorithms,
+        )?,
+        (GameName::Chess, _) => measure(
+            &job,
+            ChessEval::default(),
+            move |_: &Chess, d| depth_limits(d, exact),
             &sweep,
             &sweep_algorithms,
         )?,

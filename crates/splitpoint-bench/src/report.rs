@@ -41,6 +41,9 @@ pub struct Row {
     pub idle: f64,
     /// Searches whose answer was wrong, over all runs.
     pub wrong: usize,
+    /// Positions whose search found one of the suite's best moves (median
+    /// run), when the suite has best moves.
+    pub best_found: Option<usize>,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -68,6 +71,7 @@ pub fn rows(
         splits: u64,
         aborted: u64,
         idle_micros: u64,
+        found: usize,
     }
     let totals = |c: &Config| -> Vec<Totals> {
         (0..runs)
@@ -82,8 +86,10 @@ pub fn rows(
                         splits: 0,
                         aborted: 0,
                         idle_micros: 0,
+                        found: 0,
                     },
                     |mut t, m| {
+                        t.found += usize::from(m.found_best == Some(true));
                         t.seconds += m.seconds;
                         t.nodes += m.nodes;
                         t.splits += m.splits;
@@ -95,6 +101,7 @@ pub fn rows(
             })
             .collect()
     };
+    let has_best = measurements.iter().any(|m| m.found_best.is_some());
     let mut rows: Vec<Row> = configs
         .iter()
         .map(|c| {
@@ -118,6 +125,11 @@ pub fn rows(
                 splits: mid.splits,
                 aborted_nodes: mid.aborted,
                 idle: mid.idle_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
+                best_found: has_best.then(|| {
+                    let mut found: Vec<usize> = t.iter().map(|x| x.found).collect();
+                    found.sort_unstable();
+                    found[found.len() / 2]
+                }),
                 wrong: measurements
                     .iter()
                     .filter(|m| {
@@ -200,20 +212,31 @@ pub fn markdown(
             algorithms.push(&r.algorithm);
         }
     }
+    let with_best = suite
+        .positions
+        .iter()
+        .filter(|p| !p.best_moves.is_empty())
+        .count();
+    let (best_head, best_rule) = if with_best > 0 {
+        (format!(" Best found (of {with_best}) |"), "---:|")
+    } else {
+        (String::new(), "")
+    };
     for a in &algorithms {
         let _ = writeln!(s, "### {a}\n");
         let _ = writeln!(
             s,
-            "| CPUS | Time (s) | Speedup | Nodes | NPS | vs serial | Overhead | Splits | Aborted | Idle | Wrong |"
+            "| CPUS | Time (s) | Speedup | Nodes | NPS | vs serial | Overhead | Splits | Aborted | Idle | Wrong |{best_head}"
         );
         let _ = writeln!(
             s,
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{best_rule}"
         );
         for r in rows.iter().filter(|r| r.algorithm == *a) {
+            let best = r.best_found.map_or(String::new(), |n| format!(" {n} |"));
             let _ = writeln!(
                 s,
-                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} | {} | {} | {:.2} | {:+.1}% | {} | {} | {:.1}% | {} |",
+                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} | {} | {} | {:.2} | {:+.1}% | {} | {} | {:.1}% | {} |{best}",
                 cpus(r),
                 r.seconds,
                 r.seconds_min,

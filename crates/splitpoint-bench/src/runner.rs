@@ -85,6 +85,9 @@ pub struct Measurement {
     pub aborted_nodes: u64,
     /// Thread idle time, microseconds summed over threads.
     pub idle_micros: u64,
+    /// Whether the move is one of the suite's best moves (`None` when the
+    /// position gives none).
+    pub found_best: Option<bool>,
     /// Whether the answer is right.
     pub verdict: Verdict,
 }
@@ -170,6 +173,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                     splits_refused: r.stats.splits_refused,
                     aborted_nodes: r.stats.aborted_nodes,
                     idle_micros: r.stats.idle_micros,
+                    found_best: None,
                     verdict: Verdict::Ok,
                 });
                 job.progress.inc(1);
@@ -196,16 +200,17 @@ fn judge(job: &Job, measurements: &mut [Measurement]) {
             .position(|p| p.id == m.position)
             .expect("measured positions are the suite's");
         let known = &job.suite.positions[i];
+        m.found_best = (!known.best_moves.is_empty()).then(|| {
+            known
+                .best_moves
+                .iter()
+                .any(|b| b.eq_ignore_ascii_case(&m.best_move))
+        });
         m.verdict = if known.expected_score.is_some_and(|s| s != m.score) {
             Verdict::WrongScore {
                 expected: known.expected_score.unwrap_or_default(),
             }
-        } else if !known.best_moves.is_empty()
-            && !known
-                .best_moves
-                .iter()
-                .any(|b| b.eq_ignore_ascii_case(&m.best_move))
-        {
+        } else if m.found_best == Some(false) && !job.suite.goals {
             Verdict::WrongMove {
                 expected: known.best_moves.clone(),
             }

@@ -13,17 +13,27 @@
 //! ```
 //!
 //! - `score=N`: the exact score the side to move must get (checked in every run);
-//! - `best=m1,m2`: every acceptable best move (checked);
+//! - `best=m1,m2`: every acceptable best move (checked, unless the suite
+//!   says `goals`);
 //! - `depth=D`: this position's depth, overriding the suite's;
 //! - `id=NAME`: a label for tables.
 //!
-//! Directive lines start with `#!`: `game=othello|synthetic`, `depth=D` (the
-//! suite's default depth) or `solve` (Othello: solve exactly to the end).
+//! Directive lines start with `#!`: `game=othello|synthetic|chess`, `depth=D`
+//! (the suite's default depth), `solve` (Othello: solve exactly to the end),
+//! `goals` (the `best=` moves are what a strong engine plays, as in chess test
+//! suites: each search is counted as finding one or not, never failed) or
+//! `normal` (run in normal mode unless told otherwise; suites run in exact
+//! mode by default).
+//!
+//! A chess suite may also be an EPD file (`*.epd`, with `bm` and `id`
+//! operations, as Bratko–Kopec is published): its best moves are goals, and
+//! it runs in normal mode by default, like the embedded chess suites.
 
 use std::fmt;
 use std::str::FromStr;
 
-use splitpoint::{MAX_DEPTH, Score};
+use splitpoint::{Game, MAX_DEPTH, Score};
+use splitpoint_games::chess::{EpdPosition, bratko_kopec, middlegames, parse_epd};
 use splitpoint_games::othello::ffo_positions;
 
 /// A game the bench knows.
@@ -34,17 +44,20 @@ pub enum GameName {
     Othello,
     /// Synthetic trees.
     Synthetic,
+    /// Chess (depth search; test suites count best moves found).
+    Chess,
 }
 
 impl GameName {
     /// Every game, as named on the command line.
-    pub const ALL: [GameName; 2] = [GameName::Othello, GameName::Synthetic];
+    pub const ALL: [GameName; 3] = [GameName::Othello, GameName::Synthetic, GameName::Chess];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             GameName::Othello => "othello",
             GameName::Synthetic => "synthetic",
+            GameName::Chess => "chess",
         }
     }
 
@@ -53,6 +66,7 @@ impl GameName {
         match self {
             GameName::Othello => "othello-mid",
             GameName::Synthetic => "synthetic",
+            GameName::Chess => "chess",
         }
     }
 }
@@ -71,7 +85,11 @@ impl FromStr for GameName {
             .into_iter()
             .find(|g| g.name() == s)
             .ok_or_else(|| {
-                format!("unknown game '{s}' for the bench (expected othello or synthetic)")
+                let names: Vec<&str> = GameName::ALL.iter().map(|g| g.name()).collect();
+                format!(
+                    "unknown game '{s}' for the bench (expected {})",
+                    names.join(", ")
+                )
             })
     }
 }
@@ -110,12 +128,18 @@ pub struct Suite {
     pub game: GameName,
     /// Depth search or exact solve.
     pub kind: SuiteKind,
+    /// The `best=` moves are goals, counted as found or not, never failed.
+    pub goals: bool,
+    /// The mode the suite is run in unless the user says: exact (every score
+    /// checked against serial; Othello, synthetic trees) or normal (the
+    /// game's selective search, as chess engines are measured).
+    pub exact: bool,
     /// The positions, in the order every run uses.
     pub positions: Vec<SuitePosition>,
 }
 
 /// The embedded suites: name, game, description.
-pub const EMBEDDED: [(&str, GameName, &str); 6] = [
+pub const EMBEDDED: [(&str, GameName, &str); 9] = [
     (
         "othello-mid",
         GameName::Othello,
@@ -146,7 +170,25 @@ pub const EMBEDDED: [(&str, GameName, &str); 6] = [
         GameName::Synthetic,
         "2 small synthetic trees, for tests",
     ),
+    (
+        "chess",
+        GameName::Chess,
+        "Bratko-Kopec's 24 positions (best moves counted) and 10 middlegames, depth 8, normal mode",
+    ),
+    (
+        "chess-bk",
+        GameName::Chess,
+        "Bratko-Kopec's 24 test positions, depth 8, normal mode, best moves counted",
+    ),
+    (
+        "chess-tiny",
+        GameName::Chess,
+        "4 chess positions at depth 4, for tests",
+    ),
 ];
+
+/// The depth of the embedded chess suites.
+const CHESS_DEPTH: i32 = 8;
 
 impl Suite {
     /// An embedded suite by name, or a suite file by path.
@@ -184,6 +226,21 @@ impl Suite {
                 GameName::Synthetic,
                 None,
             ),
+            "chess" => Ok(Suite::chess("chess", 24, usize::MAX, CHESS_DEPTH)),
+            "chess-bk" => Ok(Suite::chess("chess-bk", 24, 0, CHESS_DEPTH)),
+            "chess-tiny" => Ok(Suite::chess("chess-tiny", 2, 2, 4)),
+            path if path.ends_with(".epd") => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("suite '{path}' cannot be read: {e}"))?;
+                let positions = parse_epd(&text).map_err(|e| format!("{path}: {e}"))?;
+                let depth = match game {
+                    Some(GameName::Chess) | None => CHESS_DEPTH,
+                    Some(other) => {
+                        return Err(format!("'{path}' is an EPD (chess) file, not {other}"));
+                    }
+                };
+                Ok(Suite::from_epd(path, &positions, depth))
+            }
             path => {
                 let text = std::fs::read_to_string(path).map_err(|e| {
                     let names: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
@@ -225,6 +282,54 @@ impl Suite {
             name: name.to_string(),
             game: GameName::Othello,
             kind: SuiteKind::Solve,
+            goals: false,
+            exact: true,
+            positions,
+        }
+    }
+
+    /// The first `test_positions` of Bratko–Kopec (best moves as goals) and
+    /// the first `middlegames` of the chess middlegame suite, to `depth`.
+    fn chess(name: &str, test_positions: usize, middlegames_: usize, depth: i32) -> Suite {
+        let bk: Vec<EpdPosition> = bratko_kopec().into_iter().take(test_positions).collect();
+        let mut suite = Suite::from_epd(name, &bk, depth);
+        suite.positions.extend(
+            middlegames()
+                .into_iter()
+                .take(middlegames_)
+                .map(|(id, pos)| SuitePosition {
+                    id: id.to_string(),
+                    text: pos.position_text(),
+                    depth: None,
+                    expected_score: None,
+                    best_moves: vec![],
+                }),
+        );
+        suite
+    }
+
+    /// A chess suite from EPD positions, their best moves as goals.
+    fn from_epd(name: &str, epd: &[EpdPosition], depth: i32) -> Suite {
+        let positions = epd
+            .iter()
+            .map(|p| SuitePosition {
+                id: p.id.clone(),
+                text: p.position.position_text(),
+                depth: None,
+                expected_score: None,
+                best_moves: p
+                    .best_moves
+                    .iter()
+                    .map(|&m| p.position.move_text(m))
+                    .collect(),
+            })
+            .collect();
+        Suite {
+            name: name.to_string(),
+            game: GameName::Chess,
+            kind: SuiteKind::Depth(depth),
+            goals: true,
+            exact: false,
             positions,
         }
     }
@@ -243,6 +348,8 @@ impl Suite {
             name: name.to_string(),
             game,
             kind: SuiteKind::Depth(depth.unwrap_or(0)),
+            goals: false,
+            exact: true,
             positions: vec![],
         };
         let mut solve = false;
@@ -256,9 +363,11 @@ impl Suite {
                         Some(("game", g)) => suite.game = g.parse().map_err(at)?,
                         Some(("depth", v)) => suite_depth = Some(parse_depth(v).map_err(at)?),
                         None if d == "solve" => solve = true,
+                        None if d == "goals" => suite.goals = true,
+                        None if d == "normal" => suite.exact = false,
                         _ => {
                             return Err(at(format!(
-                                "unknown directive '{d}' (expected game=, depth= or solve)"
+                                "unknown directive '{d}' (expected game=, depth=, solve, goals or normal)"
                             )));
                         }
                     }
@@ -363,6 +472,13 @@ mod tests {
         let ffo = Suite::load("othello-ffo", None).unwrap();
         assert_eq!(ffo.positions[0].expected_score, Some(38));
         assert_eq!(ffo.positions[0].best_moves, vec!["a2".to_string()]);
+        let chess = Suite::load("chess", Some(GameName::Chess)).unwrap();
+        assert_eq!(chess.positions.len(), 34);
+        assert!(!chess.exact);
+        assert!(chess.goals);
+        // BK.01: 1... Qd1+ (UCI d6d1).
+        assert_eq!(chess.positions[0].best_moves, vec!["d6d1".to_string()]);
+        assert!(chess.positions[33].best_moves.is_empty());
     }
 
     #[test]

@@ -24,15 +24,17 @@ use crate::{check_hash, stdout};
 /// machine's cores are allowed and marked `*` (oversubscribed).
 ///
 /// Every answer is checked: against the suite's known scores and best moves,
-/// and in exact mode (the default) against serial search. A wrong answer is
-/// listed and makes the exit status 1.
+/// and in exact mode against serial search. A wrong answer is listed and
+/// makes the exit status 1. Suites run in exact mode, except chess suites,
+/// which run in normal mode (the selective search chess engines are measured
+/// with) and count how many of their best moves each configuration finds.
 ///
 /// Writes results.json (every measurement, the machine, the build, the git
 /// commit), speedup.svg, speedup.png and time_vs_depth.svg into --out.
 #[derive(Args, Debug)]
 #[command(after_help = suites_help())]
 pub struct BenchArgs {
-    /// The game: othello or synthetic
+    /// The game: othello, synthetic or chess
     #[arg(long, short = 'g', default_value = "othello")]
     pub game: String,
 
@@ -66,10 +68,16 @@ pub struct BenchArgs {
     #[arg(long, value_name = "lockless|locked", default_value = "lockless")]
     pub tt: String,
 
-    /// Normal mode (table cutoffs, aspiration windows) instead of exact mode;
-    /// scores that then differ from serial are reported, not failed
-    #[arg(long)]
+    /// Normal mode (table cutoffs, aspiration windows, the game's forward
+    /// pruning) instead of exact mode; scores that then differ from serial
+    /// are reported, not failed [default for chess suites]
+    #[arg(long, conflicts_with = "exact")]
     pub normal: bool,
+
+    /// Exact mode: every score must equal serial search's [default, except
+    /// for chess suites]
+    #[arg(long)]
+    pub exact: bool,
 
     /// Directory for results.json and the plots
     #[arg(long, short = 'o', value_name = "DIR", default_value = "bench-out")]
@@ -101,12 +109,15 @@ fn suites_help() -> String {
 const SUITES_HELP: &str = "
 Suite files: one position a line, optionally followed by '; score=N ; best=m1,m2 ;
 depth=D ; id=NAME'; '#' starts a comment; a line '#! depth=D' or '#! solve' sets
-the suite's depth or makes it an exact solve ('#! game=synthetic' names the game).
+the suite's depth or makes it an exact solve ('#! game=synthetic' names the game,
+'#! goals' makes the best= moves goals that are counted, not checked). A chess
+suite may be an EPD file (*.epd, 'bm' and 'id' operations).
 
 Examples:
   splitpoint bench                                  Othello midgame suite, 1..cores threads
   splitpoint bench --suite othello-ffo --runs 1     exact endgames
   splitpoint bench --algos serial,ybw,dts --threads 1,2,4,8
+  splitpoint bench --game chess --normal            Bratko-Kopec and middlegames, depth 8
   splitpoint bench --game synthetic --normal --out results/";
 
 /// Parses `--algos`.
@@ -162,6 +173,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             args.runs
         )));
     }
+    let exact = !args.normal && (args.exact || suite.exact);
     let options = BenchOptions {
         suite,
         algorithms: parse_algorithms(&args.algos)?,
@@ -172,7 +184,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             .tt
             .parse()
             .map_err(|e| Error::input(format!("--tt: {e}")))?,
-        exact: !args.normal,
+        exact,
         out: Some(args.out.clone()),
         quiet: args.quiet,
     };

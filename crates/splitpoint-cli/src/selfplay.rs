@@ -4,10 +4,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use splitpoint::{Evaluator, Game, Score};
+use splitpoint::{Evaluator, Game, Outcome, Score};
 use splitpoint_bench::runner::Config;
 use splitpoint_bench::selfplay::{self, OpeningReport};
 use splitpoint_bench::suite::{GameName, Suite, parse_depth};
+use splitpoint_games::chess::{Chess, ChessEval};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
@@ -29,7 +30,7 @@ use crate::{check_hash, stdout};
   splitpoint selfplay --a dts:4 --b lazy-smp:3 --depth 5
   splitpoint selfplay --game synthetic --suite synthetic-tiny --depth 4")]
 pub struct SelfplayArgs {
-    /// The game: othello or synthetic
+    /// The game: othello, synthetic or chess
     #[arg(long, short = 'g', default_value = "othello")]
     pub game: String,
 
@@ -115,6 +116,15 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
             hash,
             Synthetic::value,
         )?,
+        GameName::Chess => play(
+            &openings,
+            ChessEval::default(),
+            a,
+            b,
+            depth,
+            hash,
+            outcome_score::<Chess>,
+        )?,
     };
     let mut out = stdout();
     if args.json {
@@ -150,7 +160,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
         }
         writeln!(
             out,
-            "\nResults: final scores (Othello: disc difference) from the first mover's view."
+            "\nResults: final scores (Othello: disc difference; otherwise +1 win, 0 draw or unfinished, -1 loss) from the first mover's view."
         )?;
     }
     let diverged = reports.iter().filter(|r| !r.identical).count();
@@ -159,6 +169,15 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// +1, 0 or -1 for the side to move of a finished game; 0 for an unfinished one.
+fn outcome_score<G: Game>(pos: &G) -> Score {
+    match pos.outcome() {
+        Some(Outcome::Win) => 1,
+        Some(Outcome::Loss) => -1,
+        Some(Outcome::Draw) | None => 0,
+    }
 }
 
 fn play<G: Game, E: Evaluator<G> + Clone>(

@@ -135,3 +135,74 @@ fn chess_perft_follows_the_published_tables() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["nodes"], 4_865_609);
 }
+
+/// Chess suites run in normal mode and count best moves found; a missed goal
+/// is not a wrong answer, and an EPD file is a suite.
+#[test]
+fn chess_bench_counts_best_moves_found() {
+    let dir = temp("chess");
+    let out = splitpoint(&[
+        "bench",
+        "--game",
+        "chess",
+        "--suite",
+        "chess-tiny",
+        "--runs",
+        "1",
+        "--threads",
+        "2",
+        "--algos",
+        "serial,ybw",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["exact"], false, "chess suites default to normal mode");
+    for row in json["rows"].as_array().unwrap() {
+        let found = row["best_found"].as_u64().expect("best moves counted");
+        assert!(found <= 2, "{row}");
+    }
+    let measured = json["measurements"].as_array().unwrap();
+    assert!(measured.iter().any(|m| m["found_best"].is_boolean()));
+
+    // An EPD file: BK.01 (mate threat, 1... Qd1+) with a wrong goal too.
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("two.epd");
+    std::fs::write(
+        &epd,
+        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";\n\
+         1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm a6; id \"wrong-goal\";\n",
+    )
+    .unwrap();
+    let out = splitpoint(&[
+        "bench",
+        "--game",
+        "chess",
+        "--suite",
+        epd.to_str().unwrap(),
+        "--depth",
+        "5",
+        "--runs",
+        "1",
+        "--threads",
+        "1",
+        "--algos",
+        "serial",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+        "--quiet",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Best found (of 2)"), "{stdout}");
+    assert!(stdout.contains("| 1 |\n"), "Qd1+ found, a6 not: {stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
