@@ -739,3 +739,60 @@ fn every_algorithm_searches_selectively() {
         }
     }
 }
+
+/// Stop ends a selective chess search promptly, whatever the algorithm.
+#[test]
+fn stop_ends_every_selective_search_promptly() {
+    use std::time::{Duration, Instant};
+    let (_, pos) = middlegames().swap_remove(0);
+    for algorithm in Algorithm::ALL {
+        for threads in [2, 3] {
+            let mut engine = Engine::new(ChessEval::default(), 8);
+            engine.set_parallelism(algorithm, threads);
+            let stop = engine.stop_handle();
+            let (result, latency) = std::thread::scope(|s| {
+                let stopper = s.spawn(move || {
+                    std::thread::sleep(Duration::from_millis(80));
+                    stop.stop();
+                    Instant::now()
+                });
+                let r = engine.search(&pos, &Limits::default());
+                (r, stopper.join().unwrap().elapsed())
+            });
+            let tag = format!("{algorithm} × {threads}");
+            assert!(
+                latency < Duration::from_millis(500),
+                "{tag}: stop took {latency:?}"
+            );
+            assert!(
+                legal(&pos).contains(&result.best_move.expect("a move")),
+                "{tag}"
+            );
+        }
+    }
+}
+
+/// Many short selective searches in a row, on positions of a played-out
+/// game (checks, captures, null moves at every turn): no hang, legal moves.
+#[test]
+fn many_short_selective_searches_in_a_row() {
+    let mut line = vec![Chess::start()];
+    let mut engine = Engine::new(ChessEval::default(), 2);
+    while line.len() < 60 {
+        let pos = line.last().unwrap();
+        if pos.outcome().is_some() {
+            break;
+        }
+        let r = engine.search(pos, &Limits::to_depth(3));
+        line.push(pos.play(r.best_move.unwrap()));
+    }
+    for algorithm in Algorithm::ALL {
+        let mut engine = Engine::new(ChessEval::default(), 2);
+        engine.set_parallelism(algorithm, 3);
+        for pos in line.iter().filter(|p| p.outcome().is_none()) {
+            let r = engine.search(pos, &Limits::to_depth(4));
+            let mv = r.best_move.expect("a move");
+            assert!(legal(pos).contains(&mv), "{algorithm} on {pos:?}");
+        }
+    }
+}
