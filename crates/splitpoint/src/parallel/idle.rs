@@ -3,11 +3,16 @@
 //! An idle thread announces itself in `sleepers`, then re-checks for work
 //! *under the lock*; a publisher makes its work visible first and then, if
 //! `sleepers > 0`, notifies under the same lock. Either the sleeper's re-check
-//! sees the work, or the publisher sees the sleeper (`SeqCst` on both sides),
-//! so no wake-up is lost. The timeout is a safety net only. Publishers pay a
-//! lock and a notify only when someone sleeps.
+//! sees the work, or the publisher sees the sleeper (the Dekker pattern: a
+//! `SeqCst` fence on both sides, between the write and the read, so the
+//! work's own atomics may be relaxed), so no wake-up is lost. The timeout is
+//! a safety net only. Publishers pay a lock and a notify only when someone
+//! sleeps.
+//!
+//! YBW and DTS have one `IdleSleep` for helpers waiting for work; workloads
+//! has a second for publishers waiting for their last subscriber to leave.
 
-use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst, fence};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -25,6 +30,7 @@ impl IdleSleep {
     pub(crate) fn sleep_unless(&self, timeout: Duration, ready: impl Fn() -> bool) {
         let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.sleepers.fetch_add(1, SeqCst);
+        fence(SeqCst);
         if !ready() {
             let _ = self.wake.wait_timeout(guard, timeout);
         }
@@ -33,6 +39,7 @@ impl IdleSleep {
 
     /// Wakes every sleeper, if there is one: call after making work visible.
     pub(crate) fn wake(&self) {
+        fence(SeqCst);
         if self.sleepers.load(SeqCst) > 0 {
             self.wake_always();
         }

@@ -85,10 +85,11 @@
 //! on a thread's chain stays published until that thread leaves it (see
 //! below), so its `parent` cannot change under the walk; and the thread
 //! learnt each link under that link's (or a descendant's) mutex, so it sees
-//! the `parent` written before publication. Sleeping uses the Dekker pattern
-//! with `SeqCst` on both sides (sleeper: count itself, fence, re-check;
-//! waker: change the state, fence, read the count, notify under the sleep
-//! mutex), so no wake-up is lost; the timeouts are a safety net only.
+//! the `parent` written before publication. Sleeping is `idle.rs`'s
+//! protocol, twice: idle threads sleep until a workload is published,
+//! publishers until their last subscriber leaves (or something is published
+//! below them to help with); no wake-up is lost, the timeouts are a safety
+//! net only.
 //!
 //! # Why a workload outlives everyone under it
 //!
@@ -134,8 +135,8 @@
 //! A global stop is seen at every node; a cancelled or cut workload's
 //! subscribers see the new id at their next node.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*, fence};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -145,6 +146,7 @@ use crate::engine::{DepthPlan, Run, SearchResult, deepen};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::hook::{NodeHook, SplitNode};
+use crate::parallel::idle::IdleSleep;
 use crate::score::{INFINITY, Score};
 use crate::search::{SearchContext, Worker, pick_best};
 
@@ -283,17 +285,13 @@ pub(crate) struct Workloads<G: Game> {
     current: Box<[CachePadded<AtomicU64>]>,
     /// Source of unique ids.
     next_id: AtomicU64,
-    /// Idle threads asleep (or about to be) on `work_posted`.
-    idle_sleepers: AtomicUsize,
-    /// Publishers asleep (or about to be) on `helper_left`.
-    waiting_publishers: AtomicUsize,
     /// The search is over: helpers leave.
     done: AtomicBool,
-    sleep: Mutex<()>,
-    /// Notified when a workload is published (and at the end).
-    work_posted: Condvar,
-    /// Notified when a workload's last subscriber leaves, and on publish.
-    helper_left: Condvar,
+    /// Idle threads, woken when a workload is published (and at the end).
+    idle: IdleSleep,
+    /// Publishers waiting for subscribers, woken when a workload's last
+    /// subscriber leaves and when a workload is published.
+    publishers: IdleSleep,
 }
 
 impl<G: Game> Workloads<G> {
@@ -311,12 +309,9 @@ impl<G: Game> Workloads<G> {
                 .map(|_| CachePadded::new(AtomicU64::new(NONE)))
                 .collect(),
             next_id: AtomicU64::new(1),
-            idle_sleepers: AtomicUsize::new(0),
-            waiting_publishers: AtomicUsize::new(0),
             done: AtomicBool::new(false),
-            sleep: Mutex::new(()),
-            work_posted: Condvar::new(),
-            helper_left: Condvar::new(),
+            idle: IdleSleep::default(),
+            publishers: IdleSleep::default(),
         }
     }
 
@@ -620,11 +615,7 @@ impl<G: Game> Workloads<G> {
         let left = head.subscribers.fetch_sub(1, SeqCst) - 1;
         drop(d);
         if left == 0 {
-            fence(SeqCst);
-            if self.waiting_publishers.load(SeqCst) > 0 {
-                let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-                self.helper_left.notify_all();
-            }
+            self.publishers.wake();
         }
     }
 
@@ -742,20 +733,13 @@ impl<G: Game> Workloads<G> {
             } else if spins < SPINS + YIELDS {
                 std::thread::yield_now();
             } else {
-                let guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-                self.waiting_publishers.fetch_add(1, SeqCst);
-                fence(SeqCst);
-                let nothing_to_do = head.subscribers.load(SeqCst) > 0
-                    && !(can_help
-                        && self
-                            .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
-                            .is_some());
-                if nothing_to_do {
-                    let _ = self.helper_left.wait_timeout(guard, PUBLISHER_NAP);
-                } else {
-                    drop(guard);
-                }
-                self.waiting_publishers.fetch_sub(1, SeqCst);
+                self.publishers.sleep_unless(PUBLISHER_NAP, || {
+                    head.subscribers.load(SeqCst) == 0
+                        || (can_help
+                            && self
+                                .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
+                                .is_some())
+                });
             }
         }
         let waited = start.elapsed().saturating_sub(helping);
@@ -764,12 +748,8 @@ impl<G: Game> Workloads<G> {
 
     /// Wakes whoever sleeps: a workload was just published.
     fn wake_for_publication(&self) {
-        fence(SeqCst);
-        if self.idle_sleepers.load(SeqCst) > 0 || self.waiting_publishers.load(SeqCst) > 0 {
-            let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-            self.work_posted.notify_all();
-            self.helper_left.notify_all();
-        }
+        self.idle.wake();
+        self.publishers.wake();
     }
 
     /// An idle thread's life: scan the slots, attach to a workload and work
@@ -803,24 +783,15 @@ impl<G: Game> Workloads<G> {
     }
 
     fn sleep_until_published(&self) {
-        let guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        self.idle_sleepers.fetch_add(1, SeqCst);
-        fence(SeqCst);
-        // Re-check under the lock: a publisher that opened a workload after our
-        // last scan sees `idle_sleepers > 0` and notifies under this lock.
-        if !self.done.load(SeqCst) && self.find(|_| true).is_none() {
-            let _ = self.work_posted.wait_timeout(guard, IDLE_NAP);
-        } else {
-            drop(guard);
-        }
-        self.idle_sleepers.fetch_sub(1, SeqCst);
+        self.idle.sleep_unless(IDLE_NAP, || {
+            self.done.load(SeqCst) || self.find(|_| true).is_some()
+        });
     }
 
     /// Ends the search for the helpers: they leave their loops.
     pub(crate) fn finish(&self) {
         self.done.store(true, SeqCst);
-        let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        self.work_posted.notify_all();
+        self.idle.wake_always();
     }
 }
 
