@@ -12,9 +12,18 @@
 //! YBW and DTS have one `IdleSleep` for helpers waiting for work; workloads
 //! has a second for publishers waiting for their last subscriber to leave.
 
-use std::sync::atomic::{AtomicUsize, Ordering::SeqCst, fence};
-use std::sync::{Condvar, Mutex};
 use std::time::Duration;
+
+#[cfg(loom)]
+use loom::sync::{
+    Condvar, Mutex,
+    atomic::{AtomicUsize, Ordering::SeqCst, fence},
+};
+#[cfg(not(loom))]
+use std::sync::{
+    Condvar, Mutex,
+    atomic::{AtomicUsize, Ordering::SeqCst, fence},
+};
 
 /// Sleeping idle threads and how to wake them.
 #[derive(Default)]
@@ -32,6 +41,11 @@ impl IdleSleep {
         self.sleepers.fetch_add(1, SeqCst);
         fence(SeqCst);
         if !ready() {
+            // Under loom, no timeout: a lost wake-up is then a deadlock,
+            // which the model checker reports.
+            #[cfg(loom)]
+            let _ = (self.wake.wait(guard), timeout);
+            #[cfg(not(loom))]
             let _ = self.wake.wait_timeout(guard, timeout);
         }
         self.sleepers.fetch_sub(1, SeqCst);
@@ -49,5 +63,62 @@ impl IdleSleep {
     pub(crate) fn wake_always(&self) {
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.wake.notify_all();
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use std::time::Duration;
+
+    use loom::sync::Arc;
+    use loom::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use loom::thread;
+
+    use super::IdleSleep;
+
+    /// A sleeper waiting for a relaxed flag and a publisher setting it: in
+    /// every interleaving the sleeper wakes (loom would report the deadlock
+    /// of a lost wake-up, as the sleep has no timeout under loom).
+    #[test]
+    fn loom_no_lost_wake_up() {
+        loom::model(|| {
+            let sleep = Arc::new(IdleSleep::default());
+            let work = Arc::new(AtomicBool::new(false));
+            let sleeper = {
+                let (sleep, work) = (sleep.clone(), work.clone());
+                thread::spawn(move || {
+                    while !work.load(Relaxed) {
+                        sleep.sleep_unless(Duration::from_millis(1), || work.load(Relaxed));
+                    }
+                })
+            };
+            work.store(true, Relaxed);
+            sleep.wake();
+            sleeper.join().unwrap();
+        });
+    }
+
+    /// Two sleepers, one wake: both see the work.
+    #[test]
+    fn loom_wake_reaches_every_sleeper() {
+        loom::model(|| {
+            let sleep = Arc::new(IdleSleep::default());
+            let work = Arc::new(AtomicBool::new(false));
+            let sleepers: Vec<_> = (0..2)
+                .map(|_| {
+                    let (sleep, work) = (sleep.clone(), work.clone());
+                    thread::spawn(move || {
+                        while !work.load(Relaxed) {
+                            sleep.sleep_unless(Duration::from_millis(1), || work.load(Relaxed));
+                        }
+                    })
+                })
+                .collect();
+            work.store(true, Relaxed);
+            sleep.wake();
+            for s in sleepers {
+                s.join().unwrap();
+            }
+        });
     }
 }
