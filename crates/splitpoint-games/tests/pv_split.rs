@@ -1,13 +1,14 @@
 //! PV splitting (master/slave by messages) keeps the exactness invariant at
 //! every thread count, over the in-process channels and over a transport that
-//! delays and reorders every message; it stops promptly and survives many
-//! short searches in a row.
+//! delays and reorders every message, over which it also stops promptly.
+//! (Stop, repetition and normal mode over channels: `parallel.rs`, for every
+//! algorithm.)
 
 use std::time::{Duration, Instant};
 
 use splitpoint::oracle::negamax;
 use splitpoint::pv_split_testing::{Delays, with_delays};
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, SearchResult};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, SearchResult};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
@@ -148,31 +149,6 @@ fn bounds_are_broadcast_and_stopped_work_is_counted() {
 }
 
 #[test]
-fn stop_returns_promptly_at_every_thread_count() {
-    let huge = tree("b=30,d=60,seed=5,q=0.3");
-    for threads in 1..=8 {
-        let mut engine = Engine::new(SyntheticEval, 8);
-        engine.set_parallelism(Algorithm::PvSplit, threads);
-        let stop = engine.stop_handle();
-        let (result, latency) = std::thread::scope(|s| {
-            let stopper = s.spawn(move || {
-                std::thread::sleep(Duration::from_millis(80));
-                stop.stop();
-                Instant::now()
-            });
-            let r = engine.search(&huge, &Limits::default());
-            let stopped_at = stopper.join().unwrap();
-            (r, stopped_at.elapsed())
-        });
-        assert!(
-            latency < Duration::from_millis(500),
-            "{threads} threads: stop took {latency:?}"
-        );
-        assert!(result.best_move.is_some(), "{threads} threads: no move");
-    }
-}
-
-#[test]
 fn stop_over_the_delaying_transport_is_prompt_too() {
     let huge = tree("b=30,d=60,seed=9,q=0.3");
     let delays = Delays {
@@ -200,40 +176,5 @@ fn stop_over_the_delaying_transport_is_prompt_too() {
             "{threads} threads: stop took {latency:?}"
         );
         assert!(result.best_move.is_some(), "{threads} threads: no move");
-    }
-}
-
-#[test]
-fn a_thousand_short_searches_in_a_row_at_three_threads() {
-    let mut engine = Engine::new(SyntheticEval, 1);
-    engine.set_parallelism(Algorithm::PvSplit, 3);
-    for i in 0..1000u64 {
-        let root = tree(&format!("b=4,d=4,seed={i}"));
-        let r = engine.search(&root, &Limits::to_depth(4).exact());
-        assert_eq!(r.score, root.value(), "search {i}");
-    }
-}
-
-#[test]
-fn normal_mode_gives_a_legal_move() {
-    for threads in THREADS {
-        let mut engine = Engine::new(SyntheticEval, 2);
-        engine.set_parallelism(Algorithm::PvSplit, threads);
-        for seed in 0..5 {
-            let root = tree(&format!("b=5,d=7,seed={seed},q=0.5"));
-            let r = engine.search(&root, &Limits::to_depth(7));
-            let mv = r.best_move.expect("a move");
-            assert!(mv < 5, "{threads} threads: illegal move {mv}");
-            // A tree has no transpositions: even the table's cutoffs are exact.
-            assert_eq!(r.score, root.value(), "{threads} threads, seed {seed}");
-        }
-        let mut engine = Engine::new(OthelloEval, 2);
-        engine.set_parallelism(Algorithm::PvSplit, threads);
-        let pos = random_othello(7, 20);
-        let r = engine.search(&pos, &Limits::to_depth(6));
-        let mv = r.best_move.expect("a move");
-        let mut legal = MoveList::new();
-        pos.generate_moves(&mut legal);
-        assert!(legal.contains(&mv), "{threads} threads: illegal move");
     }
 }

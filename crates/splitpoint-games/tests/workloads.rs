@@ -1,11 +1,10 @@
 //! Workloads (publish/subscribe): the exactness invariant at every thread
 //! count, with and without joining taken workloads; workloads really are
-//! published on bigger trees; stop, repetition and normal mode behave.
-
-use std::time::{Duration, Instant};
+//! published on bigger trees. (Stop, repetition and normal mode: `parallel.rs`,
+//! for every algorithm.)
 
 use splitpoint::oracle::negamax;
-use splitpoint::{Algorithm, Engine, Game, Limits, MoveList};
+use splitpoint::{Algorithm, Engine, Game, Limits};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
@@ -125,80 +124,4 @@ fn workloads_are_exact_on_othello() {
             }
         }
     }
-}
-
-#[test]
-fn stop_ends_the_search_promptly() {
-    let huge = tree("b=30,d=60,seed=5,q=0.3");
-    for algorithm in VARIANTS {
-        for threads in 1..=8 {
-            let mut engine = Engine::new(SyntheticEval, 8);
-            engine.set_parallelism(algorithm, threads);
-            let stop = engine.stop_handle();
-            let (result, latency) = std::thread::scope(|s| {
-                let stopper = s.spawn(move || {
-                    std::thread::sleep(Duration::from_millis(80));
-                    stop.stop();
-                    Instant::now()
-                });
-                let r = engine.search(&huge, &Limits::default());
-                let stopped_at = stopper.join().unwrap();
-                (r, stopped_at.elapsed())
-            });
-            assert!(
-                latency < Duration::from_millis(500),
-                "{algorithm} × {threads}: stop took {latency:?}"
-            );
-            assert!(
-                result.best_move.is_some(),
-                "{algorithm} × {threads}: no move"
-            );
-        }
-    }
-}
-
-#[test]
-fn a_thousand_short_searches_in_a_row() {
-    for algorithm in VARIANTS {
-        let mut engine = Engine::new(SyntheticEval, 1);
-        engine.set_parallelism(algorithm, 3);
-        for i in 0..1000u64 {
-            let root = tree(&format!("b=4,d=4,seed={i}"));
-            let r = engine.search(&root, &Limits::to_depth(4).exact());
-            assert_eq!(r.score, root.value(), "{algorithm}, search {i}");
-        }
-    }
-}
-
-#[test]
-fn normal_mode_gives_legal_moves_and_sane_scores() {
-    for algorithm in VARIANTS {
-        for threads in THREADS {
-            let mut engine = Engine::new(SyntheticEval, 2);
-            engine.set_parallelism(algorithm, threads);
-            for seed in 0..6 {
-                let root = tree(&format!("b=5,d=7,seed={seed},q=0.5"));
-                let r = engine.search(&root, &Limits::to_depth(7));
-                let mv = r.best_move.expect("a move");
-                assert!(mv < 5);
-                // A tree has no transpositions, so even the table's cutoffs are exact.
-                assert_eq!(r.score, root.value(), "{algorithm} × {threads}");
-            }
-            // And a real game: the move is legal.
-            let pos = random_othello(7, 20);
-            let r = engine_othello(algorithm, threads, &pos);
-            let mut legal = MoveList::new();
-            pos.generate_moves(&mut legal);
-            assert!(legal.contains(&r), "{algorithm} × {threads}: illegal move");
-        }
-    }
-}
-
-fn engine_othello(algorithm: Algorithm, threads: usize, pos: &Othello) -> <Othello as Game>::Move {
-    let mut engine = Engine::new(OthelloEval, 2);
-    engine.set_parallelism(algorithm, threads);
-    engine
-        .search(pos, &Limits::to_depth(6))
-        .best_move
-        .expect("a move")
 }
