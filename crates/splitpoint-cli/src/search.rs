@@ -97,6 +97,9 @@ struct StatsJson {
     splits_refused: u64,
     aborted_nodes: u64,
     idle_micros: u64,
+    null_cutoffs: u64,
+    reductions: u64,
+    seldepth: u64,
     tt_hit_rate: f64,
     first_move_cutoff_rate: f64,
 }
@@ -115,6 +118,9 @@ impl From<&Stats> for StatsJson {
             splits_refused: s.splits_refused,
             aborted_nodes: s.aborted_nodes,
             idle_micros: s.idle_micros,
+            null_cutoffs: s.null_cutoffs,
+            reductions: s.reductions,
+            seldepth: s.seldepth,
             tt_hit_rate: s.tt_hit_rate(),
             first_move_cutoff_rate: s.first_move_cutoff_rate(),
         }
@@ -243,7 +249,10 @@ fn write_summary<G: Game>(
     let mut rows = vec![
         ("best move", best),
         ("score", report::score(r.score)),
-        ("depth", r.depth.to_string()),
+        (
+            "depth",
+            format!("{} (deepest line {} plies)", r.depth, s.seldepth),
+        ),
         ("nodes", format!("{} ({} in quiescence)", s.nodes, s.qnodes)),
         ("time", format!("{:.3} s", r.elapsed.as_secs_f64())),
         (
@@ -267,6 +276,15 @@ fn write_summary<G: Game>(
             ),
         ),
     ];
+    if s.null_cutoffs + s.reductions > 0 {
+        rows.push((
+            "selectivity",
+            format!(
+                "{} null-move cutoffs, {} reduced moves",
+                s.null_cutoffs, s.reductions
+            ),
+        ));
+    }
     if s.splits + s.splits_refused > 0 {
         rows.push((
             "splits",

@@ -144,6 +144,7 @@ fn search_othello_reports_a_legal_move() {
     assert!(value["score"].is_i64());
     assert!(value["nodes"].as_u64().unwrap() > 0);
     assert_eq!(value["stats"]["nodes"], value["nodes"]);
+    assert!(value["stats"]["seldepth"].as_u64().unwrap() >= 4);
     for rate in ["tt_hit_rate", "first_move_cutoff_rate"] {
         assert!(
             (0.0..=1.0).contains(&value["stats"][rate].as_f64().unwrap()),
@@ -303,7 +304,7 @@ fn solve_reads_standard_input_and_single_positions() {
 #[test]
 fn bad_input_is_one_line_and_status_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["search", "draughts"], "unknown game 'draughts'"),
+        (&["search", "shogi"], "unknown game 'shogi'"),
         (&["perft", "go", "3"], "unknown game 'go'"),
         (
             &["search", "othello", "--position", "XXXXZ"],
