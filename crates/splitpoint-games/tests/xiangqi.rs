@@ -1,0 +1,744 @@
+//! Xiangqi: perft, text forms and their errors, every movement rule, game
+//! ends (mate, stalemate, repetition, perpetual check), the evaluator's move
+//! sets, and exact-mode search against the negamax oracle for every algorithm.
+#![cfg(feature = "xiangqi")]
+
+use splitpoint::oracle::negamax;
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, from_table};
+use splitpoint_games::xiangqi::{
+    Color, HISTORY_LEN, Move, START_FEN, Square, Xiangqi, XiangqiEval, middlegames, perft,
+};
+
+fn fen(text: &str) -> Xiangqi {
+    Xiangqi::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// A position from a list of pieces such as `"Kd0 ke9 Ra8"` (FEN letter,
+/// then the square in ICCS), with `side` ('w' or 'b') to move.
+fn setup(pieces: &str, side: char) -> Xiangqi {
+    let mut grid = [['.'; 9]; 10];
+    for word in pieces.split_whitespace() {
+        let b = word.as_bytes();
+        let (file, rank) = ((b[1] - b'a') as usize, (b[2] - b'0') as usize);
+        grid[rank][file] = b[0] as char;
+    }
+    let rows: Vec<String> = grid
+        .iter()
+        .rev()
+        .map(|row| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for &c in row {
+                if c == '.' {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    text += &empty.to_string();
+                    empty = 0;
+                }
+                text.push(c);
+            }
+            if empty > 0 {
+                text += &empty.to_string();
+            }
+            text
+        })
+        .collect();
+    fen(&format!("{} {side}", rows.join("/")))
+}
+
+/// Plays space-separated ICCS moves from `pos`.
+fn play_line(pos: &Xiangqi, moves: &str) -> Xiangqi {
+    moves.split_whitespace().fold(pos.clone(), |p, m| {
+        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        p.play(mv)
+    })
+}
+
+fn legal(pos: &Xiangqi) -> MoveList<Move> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves
+}
+
+/// The squares the piece on `from` may move to, sorted.
+fn targets(pos: &Xiangqi, from: &str) -> Vec<String> {
+    let mut to: Vec<String> = legal(pos)
+        .iter()
+        .filter(|m| m.from().to_string() == from)
+        .map(|m| m.to().to_string())
+        .collect();
+    to.sort();
+    to
+}
+
+fn squares(list: &str) -> Vec<String> {
+    let mut v: Vec<String> = list.split_whitespace().map(str::to_string).collect();
+    v.sort();
+    v
+}
+
+/// A small deterministic generator (xorshift64*), so the tests need no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
+    }
+}
+
+// ---------------------------------------------------------------- perft
+
+/// The published start-position counts (chessprogramming wiki, "Chinese
+/// Chess Perft Results"; Fairy-Stockfish agrees).
+#[test]
+fn perft_start_position() {
+    let start = Xiangqi::start();
+    for (depth, count) in (1..).zip([44, 1920, 79_666, 3_290_240]) {
+        assert_eq!(perft(&start, depth), count, "depth {depth}");
+    }
+    // No game ends this early: the generic count agrees.
+    assert_eq!(splitpoint::perft(&start, 3), 79_666);
+}
+
+#[test]
+#[ignore = "133 million positions: run with --ignored in release"]
+fn perft_start_position_depth_5() {
+    assert_eq!(perft(&Xiangqi::start(), 5), 133_312_995);
+}
+
+// ---------------------------------------------------------------- text forms
+
+#[test]
+fn fen_round_trips() {
+    for text in [
+        START_FEN,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+        "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w - - 4 5",
+        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "4k4/4a4/4ba3/9/2p6/9/9/4B4/4A4/3AK4 b - - 17 42",
+    ] {
+        let pos = fen(text);
+        assert_eq!(pos.position_text(), text);
+        assert_eq!(fen(&pos.position_text()).hash(), pos.hash());
+    }
+    assert_eq!(fen("startpos"), Xiangqi::start());
+    assert_eq!(fen("  start "), Xiangqi::start());
+    // Short forms, Red as 'r', and the letters E and H for elephant and horse.
+    let short = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+    assert_eq!(fen(short), Xiangqi::start());
+    assert_eq!(fen(&format!("{short} - -")), Xiangqi::start());
+    let letters = fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r - - 0 1");
+    assert_eq!(letters, Xiangqi::start());
+}
+
+#[test]
+fn bad_fens_are_errors_with_clear_messages() {
+    for (text, message) in [
+        ("", "empty position"),
+        ("   ", "empty position"),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            "side to move",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w",
+            "10 ranks",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w",
+            "8 files",
+        ),
+        (
+            "rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "more than 9",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/8/RNBAKABNR w",
+            "8 files",
+        ),
+        (
+            "rnbqkabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "'q' is no piece",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+            "side to move 'x'",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1",
+            "should be '-'",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1",
+            "halfmove clock",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0",
+            "move number",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 x",
+            "2 to 6 fields",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w",
+            "Red has no general",
+        ),
+        ("4k4/9/9/9/9/9/9/9/9/K8 w", "cannot stand on a0"),
+        ("4k4/9/9/9/9/9/4A4/9/9/3K5 w", "cannot stand on e3"),
+        ("4k4/9/9/9/2B6/9/9/9/9/3K5 w", "cannot stand on c5"),
+        ("4k4/9/9/9/9/9/9/P8/9/3K5 w", "cannot stand on a2"),
+        ("4k4/9/9/9/9/9/9/9/9/RRR1K4 w", "more than 2 Rooks"),
+        ("4k4/9/9/9/9/9/9/9/9/4K4 w", "face each other"),
+        ("3k5/9/9/9/9/9/9/9/9/3RK4 w", "Black is in check"),
+        (
+            "♜nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "is no piece",
+        ),
+    ] {
+        match Xiangqi::parse_position(text) {
+            Ok(pos) => panic!("{text:?} should not parse, got {pos:?}"),
+            Err(e) => assert!(
+                e.to_string().contains(message),
+                "{text:?}: '{e}' should mention '{message}'"
+            ),
+        }
+    }
+}
+
+/// Randomly damaged FENs: each is either refused or read as a position every
+/// operation works on, never a panic.
+#[test]
+fn damaged_fens_are_refused_or_usable() {
+    const ALPHABET: &[u8] = b"kabnrcpKABNRCP123456789/ -wb0x";
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut usable = 0;
+    let bases = [
+        START_FEN,
+        "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w - - 4 5",
+        "4k4/4a4/4ba3/9/2p6/9/9/4B4/4A4/3AK4 b - - 17 42",
+    ];
+    for base in bases {
+        for _ in 0..3000 {
+            let mut bytes = base.as_bytes().to_vec();
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(bytes.len());
+                let c = ALPHABET[rng.below(ALPHABET.len())];
+                match rng.below(3) {
+                    0 => bytes[i] = c,
+                    1 => {
+                        bytes.remove(i);
+                    }
+                    _ => bytes.insert(i, c),
+                }
+            }
+            let Ok(pos) = Xiangqi::parse_position(&String::from_utf8_lossy(&bytes)) else {
+                continue;
+            };
+            usable += 1;
+            let eval = XiangqiEval::default();
+            let _ = (pos.outcome(), eval.evaluate(&pos));
+            let mut noisy = MoveList::new();
+            eval.noisy_moves(&pos, &mut noisy);
+            for &mv in &legal(&pos) {
+                let child = pos.play(mv);
+                let _ = (child.outcome(), eval.evaluate(&child));
+            }
+            assert_eq!(fen(&pos.position_text()).hash(), pos.hash());
+        }
+    }
+    assert!(usable > 100, "only {usable} damaged FENs read");
+}
+
+#[test]
+fn moves_read_and_write_iccs_and_uci() {
+    let start = Xiangqi::start();
+    let central_cannon = start.parse_move("h2e2").unwrap();
+    assert_eq!(start.move_text(central_cannon), "h2e2");
+    assert_eq!(start.parse_move("H2-E2"), Ok(central_cannon));
+    assert_eq!(start.parse_move(" h2e2 "), Ok(central_cannon));
+    // UCI as Fairy-Stockfish writes it: ranks 1-10.
+    assert_eq!(central_cannon.uci(), "h3e3");
+    assert_eq!(start.parse_uci("h3e3"), Ok(central_cannon));
+    let black = start.play(central_cannon);
+    let rook = black.parse_move("a9a8").unwrap();
+    assert_eq!(rook.uci(), "a10a9");
+    assert_eq!(black.parse_uci("a10a9"), Ok(rook));
+}
+
+#[test]
+fn bad_moves_are_errors() {
+    let start = Xiangqi::start();
+    for (text, message) in [
+        ("", "not an ICCS move"),
+        ("h2", "not an ICCS move"),
+        ("h2e2x", "not an ICCS move"),
+        ("j2e2", "not an ICCS move"),
+        ("h2e10", "not an ICCS move"),
+        ("e2e4", "not legal"),
+        ("h2h8", "not legal"), // no jumping without capturing
+        ("e0e2", "not legal"),
+        ("b0b2", "not legal"),
+        ("a3b3", "not legal"), // sideways before the river
+        ("é2é4", "not an ICCS move"),
+        ("h2\u{0}e2", "not an ICCS move"),
+    ] {
+        match start.parse_move(text) {
+            Ok(mv) => panic!("{text:?} should not be a move, got {mv:?}"),
+            Err(e) => assert!(e.message.contains(message), "{text:?}: {e}"),
+        }
+    }
+    assert!(start.parse_uci("h2e2").is_err(), "UCI ranks start at 1");
+    assert!(start.parse_uci("a11a10").is_err());
+}
+
+#[test]
+fn moves_and_positions_are_small() {
+    assert_eq!(std::mem::size_of::<Move>(), 2);
+    // Copied at every move: a 90-byte board, two bitsets and the history.
+    assert!(std::mem::size_of::<Xiangqi>() <= 160 + 8 * HISTORY_LEN);
+    let moves = legal(&Xiangqi::start());
+    let mut keys: Vec<u16> = moves.iter().map(|&m| Xiangqi::move_key(m)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), moves.len());
+}
+
+/// Random games: every move's text reads back as the move (ICCS and UCI), the
+/// FEN of every position reads back to the same hash and moves, and the
+/// incrementally kept hash and check flag equal those read from the FEN.
+#[test]
+fn random_games_keep_text_and_hash_consistent() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut checks = 0;
+    for _ in 0..60 {
+        let mut pos = Xiangqi::start();
+        for _ in 0..150 {
+            let moves = legal(&pos);
+            if moves.is_empty() {
+                assert_eq!(pos.outcome(), Some(Outcome::Loss));
+                break;
+            }
+            for &mv in &moves {
+                assert_eq!(pos.parse_move(&pos.move_text(mv)), Ok(mv));
+                assert_eq!(pos.parse_uci(&mv.uci()), Ok(mv));
+            }
+            let reread = fen(&pos.position_text());
+            assert_eq!(reread.hash(), pos.hash());
+            assert_eq!(reread.in_check(), pos.in_check());
+            assert_eq!(legal(&reread), moves);
+            checks += usize::from(pos.in_check());
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(checks > 20, "only {checks} positions in check");
+}
+
+// ---------------------------------------------------------------- movement
+
+#[test]
+fn general_and_advisors_stay_in_the_palace() {
+    let pos = setup("Kf2 Ae1 kd9", 'w');
+    assert_eq!(targets(&pos, "f2"), squares("e2 f1"));
+    assert_eq!(targets(&pos, "e1"), squares("d0 f0 d2"));
+    let pos = setup("Kd0 kf7 af8", 'b');
+    assert_eq!(targets(&pos, "f7"), squares("e7"));
+    assert_eq!(targets(&pos, "f8"), squares("e7 e9"));
+}
+
+#[test]
+fn generals_may_not_face_each_other() {
+    // The red general may not step onto the open d-file.
+    let pos = setup("Ke0 kd9", 'w');
+    assert_eq!(targets(&pos, "e0"), squares("e1 f0"));
+    // A piece between the generals may not leave the file.
+    let pos = setup("Ke0 Ne4 ke9", 'w');
+    assert!(targets(&pos, "e4").is_empty());
+    // A cannon between them may move along it.
+    let pos = setup("Ke0 Ce4 ke9", 'w');
+    assert_eq!(targets(&pos, "e4"), squares("e1 e2 e3 e5 e6 e7 e8"));
+}
+
+#[test]
+fn elephants_are_blocked_on_the_eye_and_stay_home() {
+    let pos = setup("Kd0 Be2 nd1 Nf3 kf9", 'w');
+    assert_eq!(targets(&pos, "e2"), squares("c4 g0"));
+    let pos = setup("Kd0 Bc4 kf9", 'w');
+    assert_eq!(targets(&pos, "c4"), squares("a2 e2"));
+    let pos = setup("Kd0 kf9 bc5", 'b');
+    assert_eq!(targets(&pos, "c5"), squares("a7 e7"));
+}
+
+#[test]
+fn horses_are_blocked_on_the_leg() {
+    let pos = setup("Kd0 Ne4 Pe5 kf9", 'w');
+    assert_eq!(targets(&pos, "e4"), squares("c3 c5 d2 f2 g3 g5"));
+    let pos = setup("Kd0 Ne4 kf9", 'w');
+    assert_eq!(targets(&pos, "e4").len(), 8);
+}
+
+#[test]
+fn cannons_capture_over_exactly_one_screen() {
+    let pos = setup("Kd0 Ca2 Pa5 ra7 ra9 kf9", 'w');
+    assert_eq!(
+        targets(&pos, "a2"),
+        squares("a0 a1 a3 a4 a7 b2 c2 d2 e2 f2 g2 h2 i2")
+    );
+    // No screen, no capture; two screens, no capture either.
+    let pos = setup("Kd0 Ca2 ra7 kf9", 'w');
+    assert_eq!(
+        targets(&pos, "a2"),
+        squares("a0 a1 a3 a4 a5 a6 b2 c2 d2 e2 f2 g2 h2 i2")
+    );
+    let pos = setup("Kd0 Ca2 Pa5 ra6 ra7 kf9", 'w');
+    assert!(!targets(&pos, "a2").contains(&"a7".to_string()));
+    // A cannon checks only over a screen; the screen may step aside, but
+    // not along the line.
+    assert!(!setup("Kd0 cd7 kf9", 'w').in_check());
+    let pos = setup("Kd0 Pd5 cd7 kf9", 'w');
+    assert!(pos.in_check());
+    assert_eq!(targets(&pos, "d5"), squares("c5 e5"));
+    assert_eq!(targets(&pos, "d0"), squares("e0"));
+}
+
+#[test]
+fn soldiers_go_sideways_only_across_the_river() {
+    let pos = setup("Kd0 Pc4 Pe6 Pi9 ke9", 'w');
+    assert_eq!(targets(&pos, "c4"), squares("c5"));
+    assert_eq!(targets(&pos, "e6"), squares("d6 e7 f6"));
+    assert_eq!(targets(&pos, "i9"), squares("h9"));
+    let pos = setup("Kd0 ke9 pc5 pe3", 'b');
+    assert_eq!(targets(&pos, "c5"), squares("c4"));
+    assert_eq!(targets(&pos, "e3"), squares("d3 e2 f3"));
+}
+
+// ---------------------------------------------------------------- game ends
+
+#[test]
+fn checkmate_and_stalemate_both_lose() {
+    let mate = setup("Kf0 Ra9 Rb8 kd9", 'b');
+    assert!(mate.in_check());
+    assert_eq!(mate.outcome(), Some(Outcome::Loss));
+    let stalemate = setup("Kf0 Re5 Ra8 kd9", 'b');
+    assert!(!stalemate.in_check());
+    assert!(legal(&stalemate).is_empty());
+    assert_eq!(stalemate.outcome(), Some(Outcome::Loss));
+    assert_eq!(Xiangqi::start().outcome(), None);
+    assert_eq!(
+        XiangqiEval::default().terminal_score(&stalemate, Outcome::Loss, 3),
+        -WIN + 3
+    );
+}
+
+#[test]
+fn repetition_is_a_draw_unless_one_side_always_checks() {
+    // Quiet shuffling: a draw.
+    let quiet = setup("Kf0 Ra0 kd9", 'w');
+    let back = play_line(&quiet, "a0a1 d9d8 a1a0 d8d9");
+    assert_eq!(back.hash(), quiet.hash());
+    assert_eq!(back.outcome(), Some(Outcome::Draw));
+    assert_eq!(play_line(&quiet, "a0a1 d9d8 a1a0").outcome(), None);
+
+    // Red checks with every move and Black never does: Red loses, so Black,
+    // to move when the position comes back, wins.
+    let checks = setup("Kf0 Ra8 kd9", 'w');
+    let first = play_line(&checks, "a8a9");
+    assert!(first.in_check());
+    let again = play_line(&first, "d9d8 a9a8 d8d9 a8a9");
+    assert_eq!(again.hash(), first.hash());
+    assert_eq!(again.side_to_move(), Color::Black);
+    assert_eq!(again.outcome(), Some(Outcome::Win));
+    // Red, to move one ply later, has lost.
+    let after = play_line(&checks, "a8a9 d9d8 a9a8 d8d9");
+    assert_eq!(after.hash(), checks.hash());
+    assert_eq!(after.outcome(), Some(Outcome::Loss));
+
+    // Game history before the root needs two earlier occurrences.
+    let mut root = again.clone();
+    root.make_root();
+    assert_eq!(root.outcome(), None);
+    assert_eq!(
+        play_line(&root, "d9d8 a9a8 d8d9 a8a9").outcome(),
+        Some(Outcome::Win)
+    );
+    let mut twice = play_line(&again, "d9d8 a9a8 d8d9 a8a9");
+    twice.make_root();
+    assert_eq!(twice.outcome(), Some(Outcome::Win));
+
+    // A capture forgets the history.
+    let capture = play_line(&setup("Kf0 Ra0 ra5 kd9", 'w'), "a0a5");
+    assert_eq!(capture.history_len(), 0);
+    // A long quiet game keeps only the last HISTORY_LEN positions.
+    let long = play_line(&quiet, &["a0a1 d9d8 a1a0 d8d9"; 10].join(" "));
+    assert_eq!(long.history_len(), HISTORY_LEN);
+    assert_eq!(long.outcome(), Some(Outcome::Draw));
+}
+
+// ---------------------------------------------------------------- evaluator
+
+#[test]
+fn noisy_moves_are_captures_or_all_evasions() {
+    let eval = XiangqiEval::default();
+    let mut rng = Rng(7);
+    let mut seen_check = false;
+    let mut pos = Xiangqi::start();
+    for _ in 0..400 {
+        let all = legal(&pos);
+        if all.is_empty() {
+            pos = Xiangqi::start();
+            continue;
+        }
+        let mut noisy = MoveList::new();
+        eval.noisy_moves(&pos, &mut noisy);
+        if pos.in_check() {
+            seen_check = true;
+            assert_eq!(noisy, all);
+        } else {
+            let captures: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| pos.captured(m).is_some())
+                .collect();
+            assert_eq!(noisy.to_vec(), captures, "{pos:?}");
+        }
+        let mut no_evasions = MoveList::new();
+        XiangqiEval { evasions: false }.noisy_moves(&pos, &mut no_evasions);
+        assert!(no_evasions.iter().all(|&m| pos.captured(m).is_some()));
+        pos = pos.play(all[rng.below(all.len())]);
+    }
+    assert!(seen_check);
+}
+
+#[test]
+fn ordering_hints_follow_mvv_lva() {
+    // The soldier and the horse can both take the rook; the cannon takes a soldier.
+    let pos = setup("Kd0 Pe6 Nd5 Ca2 Pa5 re7 pa6 kf9", 'w');
+    let moves = legal(&pos);
+    let mut keys = vec![0; moves.len()];
+    XiangqiEval::default().order_moves(&pos, &moves, &mut keys);
+    let key = |iccs: &str| keys[moves.iter().position(|&m| m.to_string() == iccs).unwrap()];
+    assert!(key("e6e7") > key("d5e7"));
+    assert!(key("d5e7") > key("a2a6"));
+    assert!(key("a2a6") > 0);
+    assert_eq!(key("e6d6"), 0);
+}
+
+#[test]
+fn evaluation_is_symmetric_and_bounded() {
+    let eval = XiangqiEval::default();
+    // The start position: the tempo only, for either side.
+    let red = eval.evaluate(&Xiangqi::start());
+    let black = fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b");
+    assert_eq!(red, eval.evaluate(&black));
+    assert!(red > 0 && red < 50);
+    // A mirrored position (colours swapped, board turned) scores the same.
+    let a = setup("Kd0 Ra4 Ne6 Pg6 ke9 ch7", 'w');
+    let b = setup("kd9 ra5 ne3 pg3 Ke0 Ch2", 'b');
+    assert_eq!(eval.evaluate(&a), eval.evaluate(&b));
+    // More material is better.
+    assert!(eval.evaluate(&setup("Kd0 Ra4 ke9", 'w')) > 400);
+    assert!(eval.evaluate(&setup("Kd0 Ra4 ke9", 'b')) < -400);
+    for (_, pos) in middlegames() {
+        assert!(eval.evaluate(&pos).abs() < 600, "{pos:?}");
+    }
+}
+
+#[test]
+fn middlegame_suite_positions_are_playable() {
+    let suite = middlegames();
+    assert!(suite.len() >= 10);
+    for (name, pos) in &suite {
+        assert!(pos.outcome().is_none(), "{name}");
+        let pieces = (pos.occupied(Color::Red) | pos.occupied(Color::Black)).count_ones();
+        assert!(pieces >= 24, "{name}: {pieces} pieces");
+    }
+}
+
+// ---------------------------------------------------------------- search
+
+/// Positions where the oracle's quiescence stays small: endgames with a few
+/// attackers, covering checks, mates, stalemate, cannons, horses and
+/// soldiers across the river, and a perpetual check in the tree. (From the
+/// start position, quiescence over every evasion follows the cannons'
+/// checks for millions of nodes.)
+fn oracle_positions() -> Vec<Xiangqi> {
+    [
+        ("Kf0 Ra9 Rb8 kd9", 'b'),
+        ("Kf0 Re5 Ra8 kd9", 'b'),
+        ("Kf0 Ra0 Rb8 kd9", 'w'),
+        ("Kf0 Ra8 kd9", 'w'),
+        ("Kd0 Ne4 Pe6 ke9 ae8 af9", 'w'),
+        ("Kd0 Ca2 Pa5 ra7 kf9 cf7", 'w'),
+        ("Ke0 Ae1 Ad0 Be2 Ce4 ke9 ae8 ch7 pg3", 'b'),
+        ("Ke1 Pc6 Pe6 Pg6 kd9 ra5 bc9", 'w'),
+        ("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'w'),
+        ("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'b'),
+        ("Kf1 Nc4 Cc2 Pe5 kd8 nf5 pd3", 'b'),
+    ]
+    .iter()
+    .map(|&(pieces, side)| setup(pieces, side))
+    .collect()
+}
+
+/// Middlegame-like positions with more pieces, for depth 2.
+fn larger_positions() -> Vec<Xiangqi> {
+    [
+        (
+            "Kd0 Ad2 Be2 Ra4 Nc4 Ce3 Pc6 Pe6 ke9 ad9 be7 rh8 nf5 ch7 pg3",
+            'w',
+        ),
+        (
+            "Kd0 Ad2 Be2 Ra4 Nc4 Ce3 Pc6 Pe6 ke9 ad9 be7 rh8 nf5 ch7 pg3",
+            'b',
+        ),
+        (
+            "Ke0 Af0 Bg0 Rb0 Nc2 Ng4 Ch2 Pa3 Pe5 kf9 ae8 ba7 ri8 nd7 cb7 pc6 pi6",
+            'w',
+        ),
+    ]
+    .iter()
+    .map(|&(pieces, side)| setup(pieces, side))
+    .collect()
+}
+
+#[test]
+fn exact_search_equals_negamax() {
+    let positions = oracle_positions();
+    for evasions in [true, false] {
+        let eval = XiangqiEval { evasions };
+        let mut engine = Engine::new(eval, 4);
+        let larger = larger_positions();
+        let cases = positions
+            .iter()
+            .flat_map(|p| [(p, 2), (p, 3)])
+            .chain(larger.iter().map(|p| (p, 2)));
+        for (pos, depth) in cases {
+            let expected = negamax(pos, &eval, depth);
+            engine.clear();
+            let r = engine.search(pos, &Limits::to_depth(depth).exact());
+            let tag = format!("{pos:?} depth {depth}, evasions {evasions}");
+            assert_eq!(r.score, expected, "{tag}");
+            if let Some(mv) = r.best_move {
+                let child = -negamax(&pos.play(mv), &eval, depth - 1);
+                assert_eq!(from_table(child, 1), expected, "{tag}: best move");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_algorithm_and_thread_count_is_exact() {
+    let positions: Vec<(Xiangqi, i32)> = [
+        (larger_positions()[0].clone(), 2),
+        (setup("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'w'), 3),
+        (setup("Kf1 Nc4 Cc2 Pe5 kd8 nf5 pd3", 'b'), 3),
+        (setup("Kf0 Ra0 Rb8 kd9", 'w'), 3),
+    ]
+    .into_iter()
+    .collect();
+    let eval = XiangqiEval::default();
+    let expected: Vec<i32> = positions
+        .iter()
+        .map(|(p, depth)| negamax(p, &eval, *depth))
+        .collect();
+    for algorithm in Algorithm::ALL {
+        for threads in [1, 2, 3, 4, 8] {
+            let mut engine = Engine::new(eval, 4);
+            engine.set_parallelism(algorithm, threads);
+            for ((pos, depth), &score) in positions.iter().zip(&expected) {
+                engine.clear();
+                let r = engine.search(pos, &Limits::to_depth(*depth).exact());
+                assert_eq!(r.score, score, "{algorithm} × {threads} on {pos:?}");
+                assert_eq!(r.depth, *depth);
+            }
+        }
+    }
+}
+
+#[test]
+fn search_finds_mates_and_scores_stalemate_as_a_loss() {
+    let mut engine = Engine::new(XiangqiEval::default(), 4);
+    let pos = setup("Kf0 Ra0 Rb8 kd9", 'w');
+    let r = engine.search(&pos, &Limits::to_depth(3));
+    assert_eq!(r.score, WIN - 1);
+    assert_eq!(pos.move_text(r.best_move.unwrap()), "a0a9");
+    let stalemate = setup("Kf0 Re5 Ra8 kd9", 'b');
+    let r = engine.search(&stalemate, &Limits::to_depth(3));
+    assert_eq!((r.best_move, r.score), (None, -WIN));
+    // Red has checked with every move; Black steps back to repeat the
+    // position, and Red, the perpetual checker, loses.
+    let before = play_line(&setup("Kf0 Ra8 kd9", 'w'), "a8a9 d9d8 a9a8");
+    let r = engine.search(&before, &Limits::to_depth(2));
+    assert_eq!(r.score, WIN - 1, "{:?}", r.pv);
+    assert_eq!(before.move_text(r.best_move.unwrap()), "d8d9");
+}
+
+#[test]
+fn search_sees_material() {
+    let lost = setup("Kd0 kf9 rh5", 'w');
+    let mut engine = Engine::new(XiangqiEval::default(), 4);
+    let r = engine.search(&lost, &Limits::to_depth(3));
+    assert!(r.score < -400, "a rook down: {}", r.score);
+}
+
+#[test]
+fn null_moves_pass_the_turn_but_never_in_check() {
+    let eval = XiangqiEval::default();
+    let pos = setup("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'w');
+    let passed = eval.null_move(&pos).expect("Red has a rook and a horse");
+    assert_eq!(passed.side_to_move(), Color::Black);
+    assert_ne!(passed.hash(), pos.hash());
+    assert_eq!(
+        passed.position_text().split(' ').next(),
+        pos.position_text().split(' ').next()
+    );
+    let black = setup("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'b');
+    assert_eq!(legal(&passed), legal(&black));
+    assert_eq!(passed.hash(), black.hash());
+    // In check, or with only soldiers and defenders: no pass.
+    assert!(eval.null_move(&setup("Kf0 Ra9 Rb8 kd9", 'b')).is_none());
+    assert!(eval.null_move(&setup("Kd0 Ad2 Pe6 kf9 rf5", 'w')).is_none());
+    assert!(eval.is_quiet(&pos, pos.parse_move("a4a5").unwrap()));
+    assert!(!eval.is_quiet(
+        &setup("Kd0 Ra4 ra7 kf9", 'w'),
+        Move::new(sq("a4"), sq("a7"))
+    ));
+}
+
+/// The selective search (null moves, reductions, check extension) plays
+/// legal moves along legal lines from every suite position, at every
+/// thread count of one parallel algorithm.
+#[test]
+fn normal_search_plays_legal_lines() {
+    for threads in [1, 3] {
+        let mut engine = Engine::new(XiangqiEval::default(), 8);
+        engine.set_parallelism(
+            if threads == 1 {
+                Algorithm::Serial
+            } else {
+                Algorithm::Ybw { strong: false }
+            },
+            threads,
+        );
+        for (name, pos) in middlegames() {
+            let r = engine.search(&pos, &Limits::to_depth(4));
+            assert_eq!(r.depth, 4, "{name}");
+            let mut line = pos.clone();
+            for &mv in &r.pv {
+                assert!(legal(&line).contains(&mv), "{name}: {:?}", r.pv);
+                line = line.play(mv);
+            }
+            assert_eq!(r.pv.first().copied(), r.best_move, "{name}");
+        }
+    }
+}
+
+fn sq(name: &str) -> Square {
+    let b = name.as_bytes();
+    Square::new((b[0] - b'a') as usize, (b[1] - b'0') as usize).unwrap()
+}
