@@ -9,8 +9,10 @@ use std::str::FromStr;
 
 use splitpoint::{Evaluator, Game, MoveList};
 use splitpoint_games::chess::{Chess, ChessEval};
+use splitpoint_games::draughts::{Draughts, DraughtsEval};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 
 use crate::error::{Error, Result};
 
@@ -47,8 +49,7 @@ impl CliGame for Chess {
     type Eval = ChessEval;
     const DEFAULT_POSITION: &'static str = "startpos";
 
-    /// Seven plies: about half a second from a middlegame (the core has no
-    /// null-move pruning or reductions yet).
+    /// Seven plies: well under a second from a middlegame.
     fn default_depth(&self) -> i32 {
         7
     }
@@ -57,6 +58,39 @@ impl CliGame for Chess {
     /// the last ply adds no leaf.
     fn perft(&self, depth: u32) -> u64 {
         splitpoint_games::chess::perft(self, depth)
+    }
+}
+
+impl CliGame for Xiangqi {
+    type Eval = XiangqiEval;
+    const DEFAULT_POSITION: &'static str = "startpos";
+
+    /// Eight plies: about a fifth of a second from a middlegame.
+    fn default_depth(&self) -> i32 {
+        8
+    }
+
+    /// The published perft tables' convention: a mate before the last ply
+    /// adds no leaf.
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint_games::xiangqi::perft(self, depth)
+    }
+}
+
+impl CliGame for Draughts {
+    type Eval = DraughtsEval;
+    const DEFAULT_POSITION: &'static str = "start";
+
+    /// Twelve plies: a fraction of a second from a middlegame.
+    fn default_depth(&self) -> i32 {
+        12
+    }
+
+    /// The published perft tables' convention: each capture once however
+    /// many routes reach it, and a side with no move before the last ply
+    /// adds no leaf.
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint_games::draughts::perft(self, depth)
     }
 }
 
@@ -88,11 +122,21 @@ pub enum GameName {
     Synthetic,
     /// Chess.
     Chess,
+    /// International (Polish) draughts, 10×10.
+    Draughts,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
 }
 
 impl GameName {
     /// Every game, in the order help texts list them.
-    pub const ALL: [GameName; 3] = [GameName::Othello, GameName::Synthetic, GameName::Chess];
+    pub const ALL: [GameName; 5] = [
+        GameName::Othello,
+        GameName::Synthetic,
+        GameName::Chess,
+        GameName::Draughts,
+        GameName::Xiangqi,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
@@ -100,6 +144,8 @@ impl GameName {
             GameName::Othello => "othello",
             GameName::Synthetic => "synthetic",
             GameName::Chess => "chess",
+            GameName::Draughts => "draughts",
+            GameName::Xiangqi => "xiangqi",
         }
     }
 
@@ -109,6 +155,8 @@ impl GameName {
             GameName::Othello => command.run::<Othello>(),
             GameName::Synthetic => command.run::<Synthetic>(),
             GameName::Chess => command.run::<Chess>(),
+            GameName::Draughts => command.run::<Draughts>(),
+            GameName::Xiangqi => command.run::<Xiangqi>(),
         }
     }
 }

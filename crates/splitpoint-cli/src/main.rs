@@ -7,12 +7,15 @@
 mod bench;
 mod error;
 mod games;
+mod hub;
 mod moves;
 mod perft;
+mod protocol;
 mod report;
 mod search;
 mod selfplay;
 mod solve;
+mod ucci;
 mod uci;
 
 use std::io::{self, ErrorKind};
@@ -46,6 +49,8 @@ enum Command {
     Search(search::SearchArgs),
     Solve(solve::SolveArgs),
     Uci(uci::UciArgs),
+    Ucci(ucci::UcciArgs),
+    Hub(hub::HubArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -58,13 +63,17 @@ pub struct PositionArgs {
     /// synthetic: a tree spec 'b=BRANCHING,d=DEPTH,seed=SEED[,q=ORDERING]'
     /// (default b=6,d=8,seed=1).
     /// chess: a FEN, or 'startpos'.
+    /// draughts: a PDN FEN ('W:W31-50:B1-20', kings as 'K'), or 'start'.
+    /// xiangqi: a xiangqi FEN ('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w'),
+    /// or 'startpos'.
     #[arg(long, short = 'p', value_name = "POS")]
     pub position: Option<String>,
 
     /// Moves to play from the position first, separated by spaces or commas
     ///
     /// In the game's move notation: 'f5 d6 c3' for othello (or 'pass'), child
-    /// numbers '0 3' for synthetic trees, UCI or SAN ('e2e4 e7e5' or 'e4 e5') for chess.
+    /// numbers '0 3' for synthetic trees, UCI or SAN ('e2e4 e7e5' or 'e4 e5') for chess,
+    /// PDN ('32-28 19-23 28x19') for draughts, ICCS ('h2e2 h9g7') for xiangqi.
     #[arg(long, short = 'm', value_name = "MOVES")]
     pub moves: Option<String>,
 }
@@ -134,6 +143,8 @@ fn main() -> ExitCode {
         Command::Search(args) => search::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Uci(args) => uci::run(args),
+        Command::Ucci(args) => ucci::run(args),
+        Command::Hub(args) => hub::run(args),
     };
     match result {
         Ok(code) => code,

@@ -14,17 +14,22 @@ use crate::{PositionArgs, check_depth, report, stdout};
 
 /// Count the positions DEPTH plies below a position (move-generator check)
 ///
-/// A pass is a ply, and a game that ends sooner counts as one leaf. Prints the
-/// count, the time and the speed; with --divide, the count below each first
+/// A pass is a ply. A game that ends sooner counts as one leaf in othello and
+/// synthetic trees; chess, draughts and xiangqi follow their published perft
+/// tables, where it adds none (and a draughts capture reached by two routes
+/// counts once). Prints the count, the time and the speed; with --divide, the count below each first
 /// move too (to find where two move generators disagree).
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint perft othello 6                  8200 positions from the start
   splitpoint perft othello 4 --divide         the count below each first move
   splitpoint perft othello 3 --moves 'f5 d6'  from the position after f5 d6
+  splitpoint perft chess 5                    4865609
+  splitpoint perft draughts 7                 1049442
+  splitpoint perft xiangqi 4                  3290240
   splitpoint perft synthetic 3 --position b=4,d=6,seed=2 --json")]
 pub struct PerftArgs {
-    /// The game: othello, chess or synthetic
+    /// The game: othello, chess, draughts, xiangqi or synthetic
     pub game: String,
 
     /// Plies to count, 1 or more

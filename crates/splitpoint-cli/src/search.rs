@@ -17,27 +17,32 @@ use crate::{ParallelArgs, PositionArgs, check_depth, check_hash, report, stdout}
 /// Iterative deepening from depth 1, one line per completed iteration, then a
 /// summary: best move, score, depth, nodes, time, speed, transposition-table
 /// hit rate, first-move cutoff rate (move-ordering quality) and the principal
-/// variation. Scores are from the side to move's view; othello midgame scores
-/// are about 100 per disc.
+/// variation. Scores are from the side to move's view: about 100 per disc in
+/// othello, per pawn in chess and xiangqi, per man in draughts.
 ///
 /// Without --depth or --movetime the search goes to a default depth: 8 plies
-/// for othello, the whole remaining tree for synthetic. With both, it stops at
+/// for othello and xiangqi, 7 for chess, 12 for draughts, the whole remaining
+/// tree for synthetic. With both, it stops at
 /// whichever comes first; --nodes caps any of them.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint search othello                       depth 8 from the start
   splitpoint search othello --movetime 2000       as deep as 2 s allow
   splitpoint search othello --moves 'f5 d6' --depth 10 --json
+  splitpoint search chess -p 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'
+  splitpoint search draughts --moves '32-28 19-23' --threads 2
+  splitpoint search xiangqi --moves 'h2e2 h9g7' --depth 9
   splitpoint search synthetic -p b=8,d=7,seed=3,q=0.9 --exact")]
 pub struct SearchArgs {
-    /// The game: othello, chess or synthetic
+    /// The game: othello, chess, draughts, xiangqi or synthetic
     pub game: String,
 
     #[command(flatten)]
     pub position: PositionArgs,
 
-    /// Search to this depth in plies (1 to 120) [default: 8 for othello, the
-    /// tree's remaining depth for synthetic]
+    /// Search to this depth in plies (1 to 120) [default: 8 for othello and
+    /// xiangqi, 7 for chess, 12 for draughts, the tree's remaining depth for
+    /// synthetic]
     #[arg(long, short = 'd', allow_negative_numbers = true)]
     pub depth: Option<i64>,
 

@@ -30,7 +30,7 @@ use crate::{check_hash, stdout};
   splitpoint selfplay --a dts:4 --b lazy-smp:3 --depth 5
   splitpoint selfplay --game synthetic --suite synthetic-tiny --depth 4")]
 pub struct SelfplayArgs {
-    /// The game: othello, synthetic or chess
+    /// The game: othello, chess, draughts, xiangqi or synthetic
     #[arg(long, short = 'g', default_value = "othello")]
     pub game: String,
 

@@ -1,53 +1,49 @@
-//! `splitpoint uci`: the chess engine behind the Universal Chess Interface.
+//! `splitpoint uci`: chess and xiangqi behind the Universal Chess Interface.
 //!
-//! Two threads. The **reader** (the caller's thread) reads standard input,
-//! keeps the position and the options, and answers at once whatever needs no
-//! engine: `uci`, `position`, `stop`, and `isready` while a search runs. The
-//! **searcher** owns the [`Engine`] and takes jobs (`go`, option changes,
-//! `ucinewgame`, `isready` when idle) in order from a channel, so a
-//! `setoption` sent during a search waits for it to end.
-//!
-//! Stopping: searches are numbered as `go` issues them, and `stop` stops every
-//! search issued so far: the reader records the number and raises the
-//! engine's [`StopHandle`]. A search clears the engine's stop flag when it
-//! starts, so a `stop` that comes before the searcher has begun would be lost;
-//! the searcher therefore also compares its number with the record after every
-//! completed iteration (the first takes microseconds) and stops itself. A `go
-//! infinite` or `go ponder` search that ends by itself waits for `stop` (or
-//! `ponderhit`, or `quit`) before it answers `bestmove`, as the protocol asks.
-//! A `go` during a search stops that search first; both answer `bestmove`.
+//! Xiangqi is spoken as Fairy-Stockfish and Pikafish speak it: chosen with
+//! `setoption name UCI_Variant value xiangqi` (or `splitpoint uci --game
+//! xiangqi`), positions in xiangqi FEN, moves with ranks counted 1–10
+//! (`h3e3`, `a10a9`). The session machinery (the search thread, stopping,
+//! clocks) lives in [`crate::protocol`], shared with `splitpoint ucci`.
 //!
 //! Nothing on input ends the session but `quit` or the end of input; a line
 //! that cannot be understood is answered with `info string` and ignored.
+//! Changing the variant ends any search (it still answers `bestmove`) and
+//! starts a new game; the other options carry over.
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
-use splitpoint::{
-    Algorithm, Engine, Game, Limits, MAX_DEPTH, MoveList, SearchResult, StopHandle, WIN, WIN_BOUND,
+use splitpoint::{Algorithm, Limits, MAX_DEPTH};
+use splitpoint_games::chess::Chess;
+use splitpoint_games::xiangqi::Xiangqi;
+
+use crate::error::{Error, Result};
+#[cfg(test)]
+use crate::protocol::score_text;
+use crate::protocol::{
+    AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, Go, MAX_HASH_MIB, MAX_THREADS, NAME, Output,
+    ProtocolGame, Session, Settings, clip,
 };
-use splitpoint_games::chess::{Chess, ChessEval, Move};
+#[cfg(test)]
+use splitpoint::Game;
 
-use crate::error::Result;
-
-/// Play chess over UCI on standard input and output
+/// Play chess or xiangqi over UCI on standard input and output
 ///
-/// Speaks the Universal Chess Interface, for chess GUIs and match tools
+/// Speaks the Universal Chess Interface, for GUIs and match tools
 /// (cutechess-cli, python-chess, …): `uci`, `isready`, `ucinewgame`,
 /// `position startpos|fen … [moves …]`, `go` with `depth`, `movetime`,
 /// `nodes`, clocks (`wtime btime winc binc movestogo`), `infinite` or
 /// `ponder`, then `stop`, `ponderhit`, `setoption` and `quit`. A bare `go`
 /// searches until `stop`.
 ///
-/// Options: Threads, Hash (MiB), Algorithm (auto: serial with one thread, ybw
-/// with more; or any parallel algorithm by name), Exact (exact-mode search),
-/// Clear Hash.
+/// Options: UCI_Variant (chess or xiangqi; xiangqi moves count ranks 1-10,
+/// as Fairy-Stockfish writes them), Threads, Hash (MiB), Algorithm (auto:
+/// serial with one thread, ybw with more; or any parallel algorithm by
+/// name), Exact (exact-mode search), Clear Hash.
 #[derive(Args, Debug)]
 #[command(after_help = "Example session (type the lines without '>'):
   > uci
@@ -55,238 +51,139 @@ use crate::error::Result;
   > position startpos moves e2e4 e7e5
   > go movetime 1000
   ... info lines, then bestmove g1f3")]
-pub struct UciArgs {}
+pub struct UciArgs {
+    /// The variant to start with: chess or xiangqi (UCI_Variant changes it)
+    #[arg(long, value_name = "GAME", default_value = "chess")]
+    pub game: String,
+}
 
-/// The engine's name, as `id name` gives it.
-const NAME: &str = concat!("splitpoint ", env!("CARGO_PKG_VERSION"));
-/// The most threads the Threads option allows.
-const MAX_THREADS: usize = 256;
-/// The Hash option's bounds and default, in MiB.
-/// (A GUI may offer the whole range; more than this could exhaust memory.)
-const MAX_HASH_MIB: usize = 8192;
-const DEFAULT_HASH_MIB: usize = 16;
-/// Time kept back from every clock budget for the GUI's and the pipe's delays.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
-/// Moves still to play when the GUI does not say (`movestogo`).
-const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// The variants, as `UCI_Variant` names them.
+const VARIANTS: [&str; 2] = [Chess::VARIANT, Xiangqi::VARIANT];
 
 /// Runs `splitpoint uci` on standard input and output.
-pub fn run(_args: &UciArgs) -> Result<ExitCode> {
-    session(io::stdin().lock(), Box::new(io::stdout()));
+pub fn run(args: &UciArgs) -> Result<ExitCode> {
+    let variant = variant(&args.game).map_err(|e| Error::input(format!("--game: {e}")))?;
+    session_with(io::stdin().lock(), Box::new(io::stdout()), variant);
     Ok(ExitCode::SUCCESS)
 }
 
-/// Where the engine's lines go: shared by both threads, one line at a time,
-/// flushed at once (a GUI waits for each line). Write errors are ignored: the
-/// GUI has gone, and the end of input will end the session.
-struct Output(Mutex<Box<dyn Write + Send>>);
-
-impl Output {
-    fn line(&self, text: &str) {
-        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{text}").and_then(|()| out.flush());
-    }
-
-    fn info(&self, text: &str) {
-        self.line(&format!("info string {text}"));
-    }
+/// The variant named `text` (case-insensitive).
+fn variant(text: &str) -> std::result::Result<&'static str, String> {
+    VARIANTS
+        .into_iter()
+        .find(|v| v.eq_ignore_ascii_case(text))
+        .ok_or_else(|| {
+            format!(
+                "unknown variant '{}' (known: {})",
+                clip(text),
+                VARIANTS.join(", ")
+            )
+        })
 }
 
-/// What the reader and the searcher share.
-struct Shared {
-    out: Output,
-    /// The number of the last search `go` issued (written by the reader).
-    issued: AtomicU64,
-    /// The number of the last search that ended, stored just before its
-    /// `bestmove` so that a GUI answering `bestmove` at once with `go` never
-    /// finds the engine busy (written by the searcher).
-    finished: AtomicU64,
-    /// Searches up to this number are to stop (`stop`, `ponderhit`, `quit`).
-    stop_upto: Mutex<u64>,
-    stop_signal: Condvar,
+/// Runs one chess UCI session: reads commands from `input` until `quit` or
+/// its end, writes the engine's lines to `output`.
+#[cfg(test)]
+pub fn session(input: impl BufRead, output: Box<dyn Write + Send>) {
+    session_with(input, output, Chess::VARIANT);
 }
 
-impl Shared {
-    fn searching(&self) -> bool {
-        self.finished.load(SeqCst) < self.issued.load(SeqCst)
-    }
-
-    fn stop_upto(&self) -> MutexGuard<'_, u64> {
-        self.stop_upto.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn stop_requested(&self, id: u64) -> bool {
-        *self.stop_upto() >= id
-    }
-
-    /// Blocks until search `id` is asked to stop (`go infinite` that ended
-    /// by itself).
-    fn wait_for_stop(&self, id: u64) {
-        let mut upto = self.stop_upto();
-        while *upto < id {
-            upto = self
-                .stop_signal
-                .wait(upto)
-                .unwrap_or_else(|e| e.into_inner());
-        }
-    }
-}
-
-/// One search, as `go` asked for it.
-struct Go {
-    /// Its number: 1, 2, … in the order `go` issued them.
-    id: u64,
-    pos: Chess,
-    limits: Limits,
-    /// Stop starting new iterations after this long (clock games).
-    soft_limit: Option<Duration>,
-    /// Answer only after `stop` (`go infinite`, `go ponder`, bare `go`).
-    wait_for_stop: bool,
-}
-
-/// The searcher's work, in order.
-enum Job {
-    Go(Box<Go>),
-    Parallelism(Algorithm, usize),
-    Hash(usize),
-    Clear,
-    IsReady,
-}
-
-/// The Algorithm option's value: a name, or `auto`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum AlgorithmChoice {
-    /// Serial with one thread, YBW with more (as `splitpoint search` does).
-    Auto,
-    Fixed(Algorithm),
-}
-
-impl AlgorithmChoice {
-    fn resolve(self, threads: usize) -> Algorithm {
-        match self {
-            AlgorithmChoice::Fixed(a) => a,
-            AlgorithmChoice::Auto if threads == 1 => Algorithm::Serial,
-            AlgorithmChoice::Auto => Algorithm::Ybw { strong: false },
-        }
-    }
-}
-
-/// The reader's state.
-struct Reader {
-    shared: Arc<Shared>,
-    jobs: Sender<Job>,
-    stop: StopHandle,
-    position: Chess,
-    threads: usize,
-    algorithm: AlgorithmChoice,
-    exact: bool,
-}
-
-/// Runs one UCI session: reads commands from `input` until `quit` or its end,
-/// writes the engine's lines to `output`. Returns when the searcher is done.
-pub fn session(mut input: impl BufRead, output: Box<dyn Write + Send>) {
-    let shared = Arc::new(Shared {
-        out: Output(Mutex::new(output)),
-        issued: AtomicU64::new(0),
-        finished: AtomicU64::new(0),
-        stop_upto: Mutex::new(0),
-        stop_signal: Condvar::new(),
-    });
-    let engine = Engine::new(ChessEval::default(), DEFAULT_HASH_MIB);
-    let (jobs, inbox) = mpsc::channel();
-    let mut reader = Reader {
-        shared: Arc::clone(&shared),
-        jobs,
-        stop: engine.stop_handle(),
-        position: Chess::start(),
-        threads: 1,
-        algorithm: AlgorithmChoice::Auto,
-        exact: false,
-    };
-    let searcher = {
-        let shared = Arc::clone(&shared);
-        thread::Builder::new()
-            .name("uci-searcher".into())
-            .spawn(move || searcher(engine, &inbox, &shared))
-    };
-    let searcher = match searcher {
-        Ok(handle) => handle,
-        Err(e) => {
-            shared
-                .out
-                .info(&format!("cannot start the search thread: {e}"));
-            return;
-        }
-    };
-
-    let mut bytes = Vec::new();
+/// Runs one UCI session starting in `variant`, switching as `UCI_Variant`
+/// asks. Returns when the last searcher is done.
+pub fn session_with(mut input: impl BufRead, output: Box<dyn Write + Send>, variant: &str) {
+    let out = Output::new(output);
+    let mut settings = Settings::default();
+    let mut variant = variant;
     loop {
-        bytes.clear();
-        // Bytes, not `lines()`: a line that is not UTF-8 is one bad command,
-        // not the end of the session.
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&bytes);
-        if !reader.command(line.trim()) {
-            break;
+        let end = if variant == Xiangqi::VARIANT {
+            Reader::<Xiangqi>::run(&mut input, &out, &mut settings)
+        } else {
+            Reader::<Chess>::run(&mut input, &out, &mut settings)
+        };
+        match end {
+            End::Quit => return,
+            End::Variant(next) => variant = next,
         }
     }
-
-    // `quit` or end of input: end any search (it still answers bestmove),
-    // then let the searcher drain its jobs and finish.
-    reader.request_stop();
-    drop(reader);
-    let _ = searcher.join();
 }
 
-impl Reader {
-    /// Handles one line; `false` for `quit`.
-    fn command(&mut self, line: &str) -> bool {
-        let mut words = line.split_whitespace();
-        let Some(command) = words.next() else {
-            return true;
+/// Why a variant's session ended.
+enum End {
+    /// `quit` or the end of input.
+    Quit,
+    /// `setoption name UCI_Variant value …` chose another variant.
+    Variant(&'static str),
+}
+
+/// The reader's state for one variant.
+struct Reader<G: ProtocolGame> {
+    session: Session<G>,
+    position: G,
+}
+
+impl<G: ProtocolGame> Reader<G> {
+    /// Reads commands until `quit`, the end of input or a change of variant.
+    fn run(input: &mut impl BufRead, out: &Arc<Output>, settings: &mut Settings) -> End {
+        let mut reader = Reader {
+            session: Session::<G>::start(Arc::clone(out), Dialect::Uci, *settings),
+            position: start::<G>(),
         };
+        let mut bytes = Vec::new();
+        let end = loop {
+            bytes.clear();
+            // Bytes, not `lines()`: a line that is not UTF-8 is one bad command,
+            // not the end of the session.
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break End::Quit,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&bytes);
+            if let Some(end) = reader.command(line.trim()) {
+                break end;
+            }
+        };
+        // End any search (it still answers bestmove), then let the searcher
+        // drain its jobs and finish.
+        *settings = reader.session.finish();
+        end
+    }
+
+    /// Handles one line; `Some` when the session ends.
+    fn command(&mut self, line: &str) -> Option<End> {
+        let mut words = line.split_whitespace();
+        let command = words.next()?;
         let rest: Vec<&str> = words.collect();
         match command {
             "uci" => self.uci(),
-            "isready" => {
-                if self.shared.searching() {
-                    self.shared.out.line("readyok");
-                } else {
-                    self.send(Job::IsReady);
-                }
-            }
+            "isready" => self.session.is_ready(),
             "ucinewgame" => {
-                self.position = Chess::start();
-                self.send(Job::Clear);
+                self.position = start::<G>();
+                self.session.clear();
             }
-            "setoption" => self.set_option(&rest),
+            "setoption" => return self.set_option(&rest),
             "position" => self.position(&rest),
             "go" => self.go(&rest),
-            "stop" | "ponderhit" => self.request_stop(),
-            "quit" => return false,
+            "stop" | "ponderhit" => self.session.request_stop(),
+            "quit" => return Some(End::Quit),
             // Accepted and ignored: we have no debug output and need no registration.
             "debug" | "register" => {}
             _ => self
-                .shared
-                .out
+                .session
+                .out()
                 .info(&format!("unknown command '{}'", clip(line))),
         }
-        true
-    }
-
-    fn send(&self, job: Job) {
-        if self.jobs.send(job).is_err() {
-            self.shared.out.info("the search thread has stopped");
-        }
+        None
     }
 
     fn uci(&self) {
-        let out = &self.shared.out;
+        let out = self.session.out();
         out.line(&format!("id name {NAME}"));
         out.line("id author the splitpoint developers");
+        let variants: String = VARIANTS.iter().map(|v| format!(" var {v}")).collect();
+        out.line(&format!(
+            "option name UCI_Variant type combo default {}{variants}",
+            G::VARIANT
+        ));
         out.line(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ));
@@ -302,21 +199,12 @@ impl Reader {
         out.line("uciok");
     }
 
-    /// Asks every search issued so far to stop.
-    fn request_stop(&self) {
-        *self.shared.stop_upto() = self.shared.issued.load(SeqCst);
-        self.shared.stop_signal.notify_all();
-        if self.shared.searching() {
-            self.stop.stop();
-        }
-    }
-
     /// `setoption name NAME [value VALUE]`; names are case-insensitive.
-    fn set_option(&mut self, words: &[&str]) {
-        let out = &self.shared.out;
+    fn set_option(&mut self, words: &[&str]) -> Option<End> {
+        let out = self.session.out();
         if words.first() != Some(&"name") {
             out.info("setoption needs 'name'");
-            return;
+            return None;
         }
         let value_at = words
             .iter()
@@ -325,78 +213,67 @@ impl Reader {
         let name = words[1..value_at].join(" ").to_ascii_lowercase();
         let value = words.get(value_at + 1..).unwrap_or(&[]).join(" ");
         match name.as_str() {
+            "uci_variant" => match variant(&value) {
+                Ok(v) if v == G::VARIANT => {}
+                Ok(v) => return Some(End::Variant(v)),
+                Err(e) => out.info(&format!("UCI_Variant: {e}")),
+            },
             "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => {
-                    self.threads = n;
-                    self.send(Job::Parallelism(self.algorithm.resolve(n), n));
-                }
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.session.set_threads(n),
                 _ => out.info(&format!(
                     "Threads: '{}' is not a number from 1 to {MAX_THREADS}",
                     clip(&value)
                 )),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.send(Job::Hash(mib)),
+                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.session.set_hash(mib),
                 _ => out.info(&format!(
                     "Hash: '{}' is not a number from 1 to {MAX_HASH_MIB}",
                     clip(&value)
                 )),
             },
-            "algorithm" => {
-                let choice = if value.eq_ignore_ascii_case("auto") {
-                    Ok(AlgorithmChoice::Auto)
-                } else {
-                    value
-                        .to_ascii_lowercase()
-                        .parse()
-                        .map(AlgorithmChoice::Fixed)
-                };
-                match choice {
-                    Ok(choice) => {
-                        self.algorithm = choice;
-                        self.send(Job::Parallelism(choice.resolve(self.threads), self.threads));
-                    }
-                    Err(e) => out.info(&format!("Algorithm: {e}")),
-                }
-            }
+            "algorithm" => match AlgorithmChoice::parse(&value) {
+                Ok(choice) => self.session.set_algorithm(choice),
+                Err(e) => out.info(&format!("Algorithm: {e}")),
+            },
             "exact" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.exact = true,
-                "false" => self.exact = false,
+                "true" => self.session.settings.exact = true,
+                "false" => self.session.settings.exact = false,
                 _ => out.info(&format!("Exact: '{}' is not true or false", clip(&value))),
             },
-            "clear hash" => self.send(Job::Clear),
+            "clear hash" => self.session.clear(),
             _ => out.info(&format!("unknown option '{}'", clip(&name))),
         }
+        None
     }
 
     /// `position startpos|fen FEN [moves M…]`. A bad FEN leaves the position
     /// as it was; a bad move ends the list there (the moves before it stand).
     fn position(&mut self, words: &[&str]) {
+        let out = self.session.out();
         let moves_at = words
             .iter()
             .position(|&w| w == "moves")
             .unwrap_or(words.len());
         let mut pos = match words.first() {
-            Some(&"startpos") if moves_at == 1 => Chess::start(),
-            Some(&"fen") => match Chess::parse_position(&words[1..moves_at].join(" ")) {
+            Some(&"startpos") if moves_at == 1 => start::<G>(),
+            Some(&"fen") => match G::parse_position(&words[1..moves_at].join(" ")) {
                 Ok(pos) => pos,
                 Err(e) => {
-                    self.shared.out.info(&format!("position ignored: {e}"));
+                    out.info(&format!("position ignored: {e}"));
                     return;
                 }
             },
             _ => {
-                self.shared
-                    .out
-                    .info("position needs 'startpos' or 'fen FEN', then optionally 'moves …'");
+                out.info("position needs 'startpos' or 'fen FEN', then optionally 'moves …'");
                 return;
             }
         };
         for &word in words.get(moves_at + 1..).unwrap_or(&[]) {
-            match pos.parse_uci(word) {
+            match pos.parse_uci_move(word) {
                 Ok(mv) => pos = pos.play(mv),
                 Err(e) => {
-                    self.shared.out.info(&format!(
+                    out.info(&format!(
                         "moves from '{}' on ignored: {}",
                         clip(word),
                         e.message
@@ -415,36 +292,29 @@ impl Reader {
         let params = match GoParams::parse(words) {
             Ok((params, warning)) => {
                 if let Some(warning) = warning {
-                    self.shared.out.info(&warning);
+                    self.session.out().info(&warning);
                 }
                 params
             }
             Err(message) => {
-                self.shared.out.info(&format!("go: {message}"));
+                self.session.out().info(&format!("go: {message}"));
                 return;
             }
         };
-        let us_white = self.position.board().side_to_move()
-            == splitpoint_games::chess::cozy_chess::Color::White;
-        let mut limits = params.limits(us_white);
-        limits.exact = self.exact;
-        if self.shared.searching() {
-            self.shared
-                .out
-                .info("go during a search: stopping that search first");
-            self.request_stop();
-        }
-        let id = self.shared.issued.load(SeqCst) + 1;
-        let go = Go {
-            id,
+        let first = self.position.first_player_to_move();
+        self.session.go(Go {
             pos: self.position.clone(),
-            soft_limit: params.soft_limit(us_white),
+            limits: params.limits(first),
+            soft_limit: params.soft_limit(first),
             wait_for_stop: params.waits_for_stop(),
-            limits,
-        };
-        self.shared.issued.store(id, SeqCst);
-        self.send(Job::Go(Box::new(go)));
+            banned: Vec::new(),
+        });
     }
+}
+
+/// The variant's start position.
+fn start<G: ProtocolGame>() -> G {
+    G::parse_position(G::DEFAULT_POSITION).unwrap_or_else(|e| unreachable!("start position: {e}"))
 }
 
 /// The parameters of `go`.
@@ -527,40 +397,33 @@ impl GoParams {
         self.infinite || self.ponder || !limited
     }
 
-    /// Our clock: remaining time and increment, in ms, when the GUI gave it
-    /// (the other side's when it gave only that one).
-    fn clock(&self, white: bool) -> Option<(u64, u64)> {
-        let (ours, theirs) = if white {
+    /// The mover's clock (the first player's when `first`), when the GUI
+    /// gave it (the other side's when it gave only that one).
+    fn clock(&self, first: bool) -> Option<Clock> {
+        let (ours, theirs) = if first {
             ((self.wtime, self.winc), (self.btime, self.binc))
         } else {
             ((self.btime, self.binc), (self.wtime, self.winc))
         };
         let (time, inc) = if ours.0.is_some() { ours } else { theirs };
-        time.map(|t| (t, inc.unwrap_or(0)))
+        Some(Clock {
+            time: Duration::from_millis(time?),
+            increment: Duration::from_millis(inc.unwrap_or(0)),
+            moves_to_go: self.movestogo,
+        })
     }
 
-    /// The time to aim for on our clock: an even share of what is left over
-    /// the moves to go, plus half the increment, never more than the clock
-    /// holds less the overhead (or a quarter of it, when even that is short).
-    fn budget(&self, white: bool) -> Option<Duration> {
-        let (time, inc) = self.clock(white)?;
-        let time = Duration::from_millis(time);
-        let cap = time.saturating_sub(MOVE_OVERHEAD).max(time / 4);
-        let share =
-            time / self.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO) + Duration::from_millis(inc) / 2;
-        Some(share.min(cap).max(Duration::from_millis(1)))
+    /// The time to aim for on our clock (see [`Clock::budget`]).
+    #[cfg(test)]
+    fn budget(&self, first: bool) -> Option<Duration> {
+        self.clock(first).map(|c| c.budget())
     }
 
-    /// The hard limits: depth, nodes, and the earlier of `movetime` and twice
-    /// the clock budget (itself capped by the clock).
-    fn limits(&self, white: bool) -> Limits {
-        let clock_limit = self.budget(white).map(|budget| {
-            let (time, _) = self.clock(white).unwrap_or((0, 0));
-            let time = Duration::from_millis(time);
-            (budget * 2)
-                .min(time.saturating_sub(MOVE_OVERHEAD).max(time / 4))
-                .max(Duration::from_millis(1))
-        });
+    /// The hard limits: depth, nodes, and the earlier of `movetime` and the
+    /// clock's hard limit. A ponder or infinite search ignores the clock
+    /// until `stop`.
+    fn limits(&self, first: bool) -> Limits {
+        let clock_limit = self.clock(first).map(|c| c.hard_limit());
         let movetime = match (self.movetime.map(Duration::from_millis), clock_limit) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -570,143 +433,36 @@ impl GoParams {
             nodes: self.nodes,
             ..Limits::default()
         };
-        // A ponder or infinite search ignores the clock until `stop`.
         if !self.infinite && !self.ponder {
             limits.movetime = movetime;
         }
         limits
     }
 
-    /// After this long, no new iteration starts: it would rarely finish in
-    /// time. Half the clock budget.
-    fn soft_limit(&self, white: bool) -> Option<Duration> {
+    /// After this long, no new iteration starts (see [`Clock::soft_limit`]).
+    fn soft_limit(&self, first: bool) -> Option<Duration> {
         if self.infinite || self.ponder {
             return None;
         }
-        self.budget(white).map(|b| b / 2)
+        self.clock(first).map(|c| c.soft_limit())
     }
 }
 
-/// The searcher: runs jobs until the reader hangs up.
-fn searcher(mut engine: Engine<Chess, ChessEval>, inbox: &Receiver<Job>, shared: &Shared) {
-    for job in inbox {
-        match job {
-            Job::Go(go) => search(&mut engine, &go, shared),
-            Job::Parallelism(algorithm, threads) => engine.set_parallelism(algorithm, threads),
-            Job::Hash(mib) => engine.set_hash(mib),
-            Job::Clear => engine.clear(),
-            Job::IsReady => shared.out.line("readyok"),
-        }
-    }
-}
-
-/// Runs one `go`: `info` after every iteration, then `bestmove`.
-fn search(engine: &mut Engine<Chess, ChessEval>, go: &Go, shared: &Shared) {
-    let stop = engine.stop_handle();
-    let start = Instant::now();
-    let root = searchable_root(&go.pos);
-    let result = engine.search_with(&root, &go.limits, |r| {
-        shared.out.line(&info_line(&root, r));
-        let out_of_time = go.soft_limit.is_some_and(|soft| start.elapsed() >= soft);
-        if out_of_time || shared.stop_requested(go.id) {
-            stop.stop();
-        }
-    });
-    if go.wait_for_stop {
-        shared.wait_for_stop(go.id);
-    }
-    let elapsed = start.elapsed();
-    shared.out.line(&format!(
-        "info nodes {} nps {} time {}",
-        result.stats.nodes,
-        per_second(result.stats.nodes, elapsed),
-        elapsed.as_millis()
-    ));
-    let best = result.best_move.or_else(|| first_move(&root));
-    // Free before answering: the GUI may send the next `go` at once.
-    shared.finished.store(go.id, SeqCst);
-    match best {
-        Some(mv) => shared.out.line(&format!("bestmove {}", root.move_text(mv))),
-        None => shared.out.line("bestmove 0000"),
-    }
-}
-
-/// The position to search. A game already drawn by repetition or the
-/// fifty-move rule goes on until a player claims the draw, so a GUI may still
-/// ask for a move: forget the history and hold the clock just short of 100,
-/// where the search sees every quiet line as drawn but can still play.
-fn searchable_root(pos: &Chess) -> Chess {
-    if pos.outcome() != Some(splitpoint::Outcome::Draw) || first_move(pos).is_none() {
-        return pos.clone();
-    }
-    let mut board = pos.board().clone();
-    board.set_halfmove_clock(board.halfmove_clock().min(99));
-    let mut root = Chess::from_board(board);
-    root.make_root();
-    root
-}
-
-fn first_move(pos: &Chess) -> Option<Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves.first().copied()
-}
-
-/// `info depth … seldepth … score … nodes … nps … time … pv …` for one
-/// completed iteration. The core does not track the selective depth; the PV's
-/// length stands in when it is longer than the depth.
-fn info_line(root: &Chess, r: &SearchResult<Move>) -> String {
-    let mut pv = String::new();
-    let mut pos = root.clone();
-    for &mv in &r.pv {
-        pv.push(' ');
-        pv.push_str(&pos.move_text(mv));
-        pos = pos.play(mv);
-    }
-    let seldepth = r.depth.max(r.pv.len() as i32);
-    format!(
-        "info depth {} seldepth {seldepth} score {} nodes {} nps {} time {} pv{pv}",
-        r.depth,
-        score_text(r.score),
-        r.stats.nodes,
-        per_second(r.stats.nodes, r.elapsed),
-        r.elapsed.as_millis()
-    )
-}
-
-/// `cp N`, or `mate N` in moves (negative when we are mated): a win `n` plies
-/// away scores `WIN - n` and is `(n + 1) / 2` moves.
-fn score_text(score: i32) -> String {
-    if score >= WIN_BOUND {
-        format!("mate {}", (WIN - score + 1) / 2)
-    } else if score <= -WIN_BOUND {
-        format!("mate -{}", (WIN + score + 1) / 2)
-    } else {
-        format!("cp {score}")
-    }
-}
-
-fn per_second(nodes: u64, elapsed: Duration) -> u64 {
-    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
-}
-
-/// Whether a word has a UCI move's shape (`e2e4`, `e7e8q`).
+/// Whether a word has a UCI move's shape (`e2e4`, `e7e8q`, xiangqi's `a10a9`).
 fn looks_like_a_move(word: &str) -> bool {
     let b = word.as_bytes();
-    (4..=5).contains(&b.len())
-        && (b'a'..=b'h').contains(&b[0])
-        && (b'1'..=b'8').contains(&b[1])
-        && (b'a'..=b'h').contains(&b[2])
-        && (b'1'..=b'8').contains(&b[3])
-}
-
-/// At most 60 characters of a user's text, for echoing it back.
-fn clip(text: &str) -> String {
-    text.chars().take(60).collect()
+    (4..=6).contains(&b.len())
+        && b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && b.iter().all(u8::is_ascii_alphanumeric)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
+    use splitpoint::WIN;
+
     use super::*;
 
     /// A `Write` the test can read after the session.
@@ -871,5 +627,53 @@ mod tests {
         // Mated: no move at all.
         let lines = run_session("position startpos moves f2f3 e7e5 g2g4 d8h4\ngo depth 2\n");
         assert!(lines.contains(&"bestmove 0000".to_string()), "{lines:?}");
+    }
+
+    #[test]
+    fn xiangqi_speaks_fairy_stockfish_notation() {
+        let lines = run_session(
+            "setoption name UCI_Variant value xiangqi\nuci\n\
+             position startpos moves h3e3 h10g8\ngo depth 2\n\
+             position fen 3k5/1R7/9/9/9/9/9/9/9/R4K3 w - - 0 1\ngo depth 3\n\
+             position startpos moves h2e2\nsetoption name UCI_Variant value shogi\n\
+             setoption name UCI_Variant value chess\nposition startpos moves e2e4\ngo depth 2\n",
+        );
+        let text = lines.join("\n");
+        assert!(
+            lines.contains(
+                &"option name UCI_Variant type combo default xiangqi var chess var xiangqi"
+                    .to_string()
+            ),
+            "{text}"
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 3, "{text}");
+        // Ranks count 1-10: Red's a-file rook mates on the tenth rank.
+        let after = Xiangqi::start().play(Xiangqi::start().parse_uci("h3e3").unwrap());
+        let after = after.play(after.parse_uci("h10g8").unwrap());
+        let first = best[0].trim_start_matches("bestmove ");
+        assert!(after.parse_uci(first).is_ok(), "{text}");
+        assert_eq!(best[1], "bestmove a1a10", "{text}");
+        assert!(lines.iter().any(|l| l.contains("score mate 1")), "{text}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string moves from 'h2e2' on ignored")),
+            "ICCS is not UCI: {text}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string UCI_Variant: unknown variant 'shogi'")),
+            "{text}"
+        );
+        // Back in chess.
+        let pos = Chess::start();
+        let pos = pos.play(pos.parse_uci("e2e4").unwrap());
+        assert!(
+            pos.parse_uci(best[2].trim_start_matches("bestmove "))
+                .is_ok(),
+            "{text}"
+        );
     }
 }

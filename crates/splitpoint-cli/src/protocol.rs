@@ -1,0 +1,629 @@
+//! What the engine protocols share (`uci` for chess and xiangqi, `ucci` for
+//! xiangqi): a search thread that owns the [`Engine`], the numbering that
+//! makes `stop` reliable, clock budgets, and how each game reads and writes
+//! positions and moves in the protocols.
+//!
+//! Two threads. The **reader** (the caller's thread, in `uci.rs` or
+//! `ucci.rs`) reads standard input, keeps the position and the options, and
+//! answers at once whatever needs no engine. The **searcher** owns the
+//! [`Engine`] and takes jobs (`go`, option changes, new game, `isready` when
+//! idle) in order from a channel, so an option sent during a search waits
+//! for it to end.
+//!
+//! Stopping: searches are numbered as `go` issues them, and `stop` stops every
+//! search issued so far: the reader records the number and raises the
+//! engine's [`StopHandle`]. A search clears the engine's stop flag when it
+//! starts, so a `stop` that comes before the searcher has begun would be lost;
+//! the searcher therefore also compares its number with the record after every
+//! completed iteration (the first takes microseconds) and stops itself. A
+//! search that must wait for `stop` (infinite, ponder) and ends by itself waits
+//! before it answers `bestmove`. A `go` during a search stops that search
+//! first; both answer.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use splitpoint::{
+    Algorithm, Engine, Game, Limits, MoveList, Outcome, ParseError, SearchResult, StopHandle, WIN,
+    WIN_BOUND,
+};
+use splitpoint_games::chess::Chess;
+use splitpoint_games::chess::cozy_chess::Color as ChessColor;
+use splitpoint_games::xiangqi::{Color as XiangqiColor, Xiangqi};
+
+use crate::games::CliGame;
+
+/// The engine's name, as `id name` gives it.
+pub const NAME: &str = concat!("splitpoint ", env!("CARGO_PKG_VERSION"));
+/// The most threads the Threads option allows.
+pub const MAX_THREADS: usize = 256;
+/// The Hash option's bounds and default, in MiB.
+/// (A GUI may offer the whole range; more than this could exhaust memory.)
+pub const MAX_HASH_MIB: usize = 8192;
+/// The table size until an option changes it, in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+/// Time kept back from every clock budget for the GUI's and the pipe's delays.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// Moves still to play when the GUI does not say (`movestogo`).
+const DEFAULT_MOVES_TO_GO: u32 = 30;
+
+/// A game the protocols can play: its moves in UCI's notation, whose turn
+/// it is for the clocks, and how a game's moves become history.
+pub trait ProtocolGame: CliGame {
+    /// Its name as `UCI_Variant` gives it.
+    const VARIANT: &'static str;
+
+    /// Reads a move in UCI's notation and checks that it is legal.
+    ///
+    /// # Errors
+    /// A [`ParseError`] when the text is no move or no legal one.
+    fn parse_uci_move(&self, text: &str) -> Result<Self::Move, ParseError>;
+
+    /// The move in UCI's notation (for xiangqi, Fairy-Stockfish's: ranks 1–10).
+    fn uci_move_text(&self, mv: Self::Move) -> String;
+
+    /// Whether the first player (White, Red) is to move: whose clock counts.
+    fn first_player_to_move(&self) -> bool;
+
+    /// Makes the moves played so far game history (see `Chess::make_root`).
+    fn make_root(&mut self);
+
+    /// The position to search. A game already drawn (or decided) by
+    /// repetition goes on until a player claims it, so a GUI may still ask
+    /// for a move: the default forgets the history.
+    fn searchable_root(&self) -> Self {
+        if self.outcome().is_none() || first_move(self).is_none() {
+            return self.clone();
+        }
+        let mut root = Self::parse_position(&self.position_text()).unwrap_or_else(|_| self.clone());
+        root.make_root();
+        root
+    }
+}
+
+impl ProtocolGame for Chess {
+    const VARIANT: &'static str = "chess";
+
+    fn parse_uci_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+        self.parse_uci(text)
+    }
+
+    fn uci_move_text(&self, mv: Self::Move) -> String {
+        self.move_text(mv)
+    }
+
+    fn first_player_to_move(&self) -> bool {
+        self.board().side_to_move() == ChessColor::White
+    }
+
+    fn make_root(&mut self) {
+        Chess::make_root(self);
+    }
+
+    /// Forgets the history and holds the halfmove clock just short of 100,
+    /// where the search sees every quiet line as drawn but can still play.
+    fn searchable_root(&self) -> Self {
+        if self.outcome() != Some(Outcome::Draw) || first_move(self).is_none() {
+            return self.clone();
+        }
+        let mut board = self.board().clone();
+        board.set_halfmove_clock(board.halfmove_clock().min(99));
+        let mut root = Chess::from_board(board);
+        root.make_root();
+        root
+    }
+}
+
+impl ProtocolGame for Xiangqi {
+    const VARIANT: &'static str = "xiangqi";
+
+    fn parse_uci_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+        self.parse_uci(text)
+    }
+
+    fn uci_move_text(&self, mv: Self::Move) -> String {
+        mv.uci()
+    }
+
+    fn first_player_to_move(&self) -> bool {
+        self.side_to_move() == XiangqiColor::Red
+    }
+
+    fn make_root(&mut self) {
+        Xiangqi::make_root(self);
+    }
+}
+
+/// The first legal move, if any.
+pub fn first_move<G: Game>(pos: &G) -> Option<G::Move> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves.first().copied()
+}
+
+/// Which protocol's words the searcher answers in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI: `score cp N` / `score mate N`, moves in UCI notation,
+    /// `bestmove 0000` when there is none.
+    Uci,
+    /// UCCI: `score N`, moves in ICCS, `nobestmove` when there is none.
+    Ucci,
+}
+
+impl Dialect {
+    fn move_text<G: ProtocolGame>(self, pos: &G, mv: G::Move) -> String {
+        match self {
+            Dialect::Uci => pos.uci_move_text(mv),
+            Dialect::Ucci => pos.move_text(mv),
+        }
+    }
+}
+
+/// Where the engine's lines go: shared by both threads, one line at a time,
+/// flushed at once (a GUI waits for each line). Write errors are ignored: the
+/// GUI has gone, and the end of input will end the session.
+pub struct Output(Mutex<Box<dyn Write + Send>>);
+
+impl Output {
+    /// Output to `writer`.
+    pub fn new(writer: Box<dyn Write + Send>) -> Arc<Output> {
+        Arc::new(Output(Mutex::new(writer)))
+    }
+
+    /// Writes one line.
+    pub fn line(&self, text: &str) {
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    }
+
+    /// `info string TEXT`: a remark for the user.
+    pub fn info(&self, text: &str) {
+        self.line(&format!("info string {text}"));
+    }
+}
+
+/// The Algorithm option's value: a name, or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlgorithmChoice {
+    /// Serial with one thread, YBW with more (as `splitpoint search` does).
+    Auto,
+    /// This one.
+    Fixed(Algorithm),
+}
+
+impl AlgorithmChoice {
+    /// Reads `auto` or an algorithm's name.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(AlgorithmChoice::Auto);
+        }
+        text.to_ascii_lowercase()
+            .parse()
+            .map(AlgorithmChoice::Fixed)
+            .map_err(|e: splitpoint::UnknownAlgorithm| e.to_string())
+    }
+
+    fn resolve(self, threads: usize) -> Algorithm {
+        match self {
+            AlgorithmChoice::Fixed(a) => a,
+            AlgorithmChoice::Auto if threads == 1 => Algorithm::Serial,
+            AlgorithmChoice::Auto => Algorithm::Ybw { strong: false },
+        }
+    }
+}
+
+/// The options that outlive a game (and a switch of UCI variant).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Search threads.
+    pub threads: usize,
+    /// How they share the work.
+    pub algorithm: AlgorithmChoice,
+    /// Table size in MiB.
+    pub hash_mib: usize,
+    /// Exact-mode searches.
+    pub exact: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            threads: 1,
+            algorithm: AlgorithmChoice::Auto,
+            hash_mib: DEFAULT_HASH_MIB,
+            exact: false,
+        }
+    }
+}
+
+/// What the reader and the searcher share.
+struct Shared {
+    out: Arc<Output>,
+    dialect: Dialect,
+    /// The number of the last search `go` issued (written by the reader).
+    issued: AtomicU64,
+    /// The number of the last search that ended, stored just before its
+    /// `bestmove` so that a GUI answering `bestmove` at once with `go` never
+    /// finds the engine busy (written by the searcher).
+    finished: AtomicU64,
+    /// Searches up to this number are to stop (`stop`, `ponderhit`, `quit`).
+    stop_upto: Mutex<u64>,
+    stop_signal: Condvar,
+}
+
+impl Shared {
+    fn searching(&self) -> bool {
+        self.finished.load(SeqCst) < self.issued.load(SeqCst)
+    }
+
+    fn stop_upto(&self) -> MutexGuard<'_, u64> {
+        self.stop_upto.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stop_requested(&self, id: u64) -> bool {
+        *self.stop_upto() >= id
+    }
+
+    /// Blocks until search `id` is asked to stop (`go infinite` that ended
+    /// by itself).
+    fn wait_for_stop(&self, id: u64) {
+        let mut upto = self.stop_upto();
+        while *upto < id {
+            upto = self
+                .stop_signal
+                .wait(upto)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// One search, as `go` asked for it.
+pub struct Go<G: Game> {
+    /// The position (the game's moves already history).
+    pub pos: G,
+    /// Depth, nodes, time.
+    pub limits: Limits,
+    /// Stop starting new iterations after this long (clock games).
+    pub soft_limit: Option<Duration>,
+    /// Answer only after `stop` (infinite, ponder).
+    pub wait_for_stop: bool,
+    /// Root moves not to play (UCCI's `banmoves`).
+    pub banned: Vec<G::Move>,
+}
+
+/// The searcher's work, in order.
+enum Job<G: Game> {
+    Go(u64, Box<Go<G>>),
+    Parallelism(Algorithm, usize),
+    Hash(usize),
+    Clear,
+    IsReady,
+}
+
+/// A protocol session's engine side: the searcher thread and the means to
+/// command and stop it.
+pub struct Session<G: ProtocolGame> {
+    shared: Arc<Shared>,
+    jobs: Option<Sender<Job<G>>>,
+    stop: StopHandle,
+    searcher: Option<JoinHandle<()>>,
+    /// The options in force.
+    pub settings: Settings,
+}
+
+impl<G: ProtocolGame> Session<G> {
+    /// Starts the searcher with `settings`, answering on `out` in `dialect`.
+    pub fn start(out: Arc<Output>, dialect: Dialect, settings: Settings) -> Self {
+        let shared = Arc::new(Shared {
+            out,
+            dialect,
+            issued: AtomicU64::new(0),
+            finished: AtomicU64::new(0),
+            stop_upto: Mutex::new(0),
+            stop_signal: Condvar::new(),
+        });
+        let mut engine = Engine::new(G::Eval::default(), settings.hash_mib);
+        engine.set_parallelism(
+            settings.algorithm.resolve(settings.threads),
+            settings.threads,
+        );
+        let stop = engine.stop_handle();
+        let (jobs, inbox) = mpsc::channel();
+        let searcher = {
+            let shared = Arc::clone(&shared);
+            thread::Builder::new()
+                .name("protocol-searcher".into())
+                .spawn(move || searcher(engine, &inbox, &shared))
+        };
+        let searcher = match searcher {
+            Ok(handle) => Some(handle),
+            Err(e) => {
+                shared
+                    .out
+                    .info(&format!("cannot start the search thread: {e}"));
+                None
+            }
+        };
+        Session {
+            shared,
+            jobs: Some(jobs),
+            stop,
+            searcher,
+            settings,
+        }
+    }
+
+    /// Where the lines go.
+    pub fn out(&self) -> &Output {
+        &self.shared.out
+    }
+
+    /// Whether a search is running (or queued).
+    pub fn searching(&self) -> bool {
+        self.shared.searching()
+    }
+
+    fn send(&self, job: Job<G>) {
+        let sent = self
+            .jobs
+            .as_ref()
+            .is_some_and(|jobs| jobs.send(job).is_ok());
+        if !sent || self.searcher.is_none() {
+            self.out().info("the search thread has stopped");
+        }
+    }
+
+    /// `readyok`, at once during a search, else once the queued jobs are done.
+    pub fn is_ready(&self) {
+        if self.searching() {
+            self.out().line("readyok");
+        } else {
+            self.send(Job::IsReady);
+        }
+    }
+
+    /// Asks every search issued so far to stop.
+    pub fn request_stop(&self) {
+        *self.shared.stop_upto() = self.shared.issued.load(SeqCst);
+        self.shared.stop_signal.notify_all();
+        if self.searching() {
+            self.stop.stop();
+        }
+    }
+
+    /// Starts a search (stopping a running one first).
+    pub fn go(&self, mut go: Go<G>) {
+        go.limits.exact = self.settings.exact;
+        if self.searching() {
+            self.out()
+                .info("go during a search: stopping that search first");
+            self.request_stop();
+        }
+        let id = self.shared.issued.load(SeqCst) + 1;
+        self.shared.issued.store(id, SeqCst);
+        self.send(Job::Go(id, Box::new(go)));
+    }
+
+    /// Sets the number of threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.settings.threads = threads;
+        self.send_parallelism();
+    }
+
+    /// Sets the algorithm.
+    pub fn set_algorithm(&mut self, choice: AlgorithmChoice) {
+        self.settings.algorithm = choice;
+        self.send_parallelism();
+    }
+
+    fn send_parallelism(&self) {
+        let Settings {
+            threads, algorithm, ..
+        } = self.settings;
+        self.send(Job::Parallelism(algorithm.resolve(threads), threads));
+    }
+
+    /// Resizes the table.
+    pub fn set_hash(&mut self, mib: usize) {
+        self.settings.hash_mib = mib;
+        self.send(Job::Hash(mib));
+    }
+
+    /// Clears the table and the histories (a new game).
+    pub fn clear(&self) {
+        self.send(Job::Clear);
+    }
+
+    /// Ends any search (it still answers), lets the searcher finish its jobs,
+    /// and returns the options for a next session.
+    pub fn finish(mut self) -> Settings {
+        self.request_stop();
+        self.jobs = None;
+        if let Some(searcher) = self.searcher.take() {
+            let _ = searcher.join();
+        }
+        self.settings
+    }
+}
+
+/// The searcher: runs jobs until the reader hangs up.
+fn searcher<G: ProtocolGame>(
+    mut engine: Engine<G, G::Eval>,
+    inbox: &Receiver<Job<G>>,
+    shared: &Shared,
+) {
+    for job in inbox {
+        match job {
+            Job::Go(id, go) => search(&mut engine, id, &go, shared),
+            Job::Parallelism(algorithm, threads) => engine.set_parallelism(algorithm, threads),
+            Job::Hash(mib) => engine.set_hash(mib),
+            Job::Clear => engine.clear(),
+            Job::IsReady => shared.out.line("readyok"),
+        }
+    }
+}
+
+/// Runs one `go`: `info` after every iteration, then `bestmove`.
+fn search<G: ProtocolGame>(engine: &mut Engine<G, G::Eval>, id: u64, go: &Go<G>, shared: &Shared) {
+    let stop = engine.stop_handle();
+    let start = Instant::now();
+    let root = go.pos.searchable_root();
+    let dialect = shared.dialect;
+    let allowed = allowed_moves(&root, &go.banned);
+    let result = (!allowed.is_empty()).then(|| {
+        engine.search_with(&root, &go.limits, |r| {
+            shared.out.line(&info_line(dialect, &root, r));
+            let out_of_time = go.soft_limit.is_some_and(|soft| start.elapsed() >= soft);
+            if out_of_time || shared.stop_requested(id) {
+                stop.stop();
+            }
+        })
+    });
+    if go.wait_for_stop {
+        shared.wait_for_stop(id);
+    }
+    let elapsed = start.elapsed();
+    let nodes = result.as_ref().map_or(0, |r| r.stats.nodes);
+    shared.out.line(&format!(
+        "info nodes {nodes} nps {} time {}",
+        per_second(nodes, elapsed),
+        elapsed.as_millis()
+    ));
+    let mut best = result.as_ref().and_then(|r| r.best_move);
+    if best.is_none_or(|mv| go.banned.contains(&mv)) {
+        let depth = result.as_ref().map_or(1, |r| r.depth - 1).max(1);
+        best = best_allowed(engine, &root, &allowed, depth, &go.banned);
+    }
+    // Free before answering: the GUI may send the next `go` at once.
+    shared.finished.store(id, SeqCst);
+    match (best, dialect) {
+        (Some(mv), _) => shared
+            .out
+            .line(&format!("bestmove {}", dialect.move_text(&root, mv))),
+        (None, Dialect::Uci) => shared.out.line("bestmove 0000"),
+        (None, Dialect::Ucci) => shared.out.line("nobestmove"),
+    }
+}
+
+/// The legal moves of `pos` that are not banned.
+fn allowed_moves<G: Game>(pos: &G, banned: &[G::Move]) -> Vec<G::Move> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves.into_iter().filter(|m| !banned.contains(m)).collect()
+}
+
+/// The best of `allowed` by a search of each reply `depth - 1` plies deep:
+/// the fallback when the search's choice is banned (or it found none).
+fn best_allowed<G: ProtocolGame>(
+    engine: &mut Engine<G, G::Eval>,
+    root: &G,
+    allowed: &[G::Move],
+    depth: i32,
+    banned: &[G::Move],
+) -> Option<G::Move> {
+    if banned.is_empty() || allowed.len() <= 1 {
+        return allowed.first().copied();
+    }
+    let limits = Limits::to_depth((depth - 1).max(1));
+    allowed
+        .iter()
+        .map(|&mv| (mv, -engine.search(&root.play(mv), &limits).score))
+        .max_by_key(|&(_, score)| score)
+        .map(|(mv, _)| mv)
+}
+
+/// `info depth … seldepth … score … nodes … nps … time … pv …` (UCI) or
+/// `info depth … score … time … nodes … pv …` (UCCI) for one iteration.
+fn info_line<G: ProtocolGame>(dialect: Dialect, root: &G, r: &SearchResult<G::Move>) -> String {
+    let mut pv = String::new();
+    let mut pos = root.clone();
+    for &mv in &r.pv {
+        pv.push(' ');
+        pv.push_str(&dialect.move_text(&pos, mv));
+        pos = pos.play(mv);
+    }
+    let (nodes, time) = (r.stats.nodes, r.elapsed.as_millis());
+    match dialect {
+        Dialect::Uci => {
+            let seldepth = (r.depth as u64).max(r.stats.seldepth);
+            format!(
+                "info depth {} seldepth {seldepth} score {} nodes {nodes} nps {} time {time} pv{pv}",
+                r.depth,
+                score_text(r.score),
+                per_second(nodes, r.elapsed),
+            )
+        }
+        Dialect::Ucci => format!(
+            "info depth {} score {} time {time} nodes {nodes} pv{pv}",
+            r.depth, r.score
+        ),
+    }
+}
+
+/// `cp N`, or `mate N` in moves (negative when we are mated): a win `n` plies
+/// away scores `WIN - n` and is `(n + 1) / 2` moves.
+pub fn score_text(score: i32) -> String {
+    if score >= WIN_BOUND {
+        format!("mate {}", (WIN - score + 1) / 2)
+    } else if score <= -WIN_BOUND {
+        format!("mate -{}", (WIN + score + 1) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Nodes per second, without dividing by zero.
+pub fn per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
+}
+
+/// At most 60 characters of a user's text, for echoing it back.
+pub fn clip(text: &str) -> String {
+    text.chars().take(60).collect()
+}
+
+/// Our clock as a protocol gave it: time left, increment, moves to the next
+/// control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left.
+    pub time: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+    /// Moves to the next time control, when known.
+    pub moves_to_go: Option<u32>,
+}
+
+impl Clock {
+    /// Never more than the clock holds less the overhead (or a quarter of
+    /// it, when even that is short).
+    fn cap(&self) -> Duration {
+        self.time.saturating_sub(MOVE_OVERHEAD).max(self.time / 4)
+    }
+
+    /// The time to aim for: an even share of what is left over the moves
+    /// to go, plus half the increment, within [`cap`](Self::cap).
+    pub fn budget(&self) -> Duration {
+        let share =
+            self.time / self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1) + self.increment / 2;
+        share.min(self.cap()).max(Duration::from_millis(1))
+    }
+
+    /// The hard limit: twice the budget, within the cap.
+    pub fn hard_limit(&self) -> Duration {
+        (self.budget() * 2)
+            .min(self.cap())
+            .max(Duration::from_millis(1))
+    }
+
+    /// After this long, no new iteration starts: it would rarely finish in
+    /// time. Half the budget.
+    pub fn soft_limit(&self) -> Duration {
+        self.budget() / 2
+    }
+}
