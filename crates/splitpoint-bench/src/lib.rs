@@ -19,8 +19,10 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
 use splitpoint_games::chess::{Chess, ChessEval};
+use splitpoint_games::draughts::{Draughts, DraughtsEval};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 
 use machine::Machine;
 use plot::DepthSeries;
@@ -168,6 +170,20 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
             &job,
             ChessEval::default(),
             move |_: &Chess, d| depth_limits(d, exact),
+            &sweep,
+            &sweep_algorithms,
+        )?,
+        (GameName::Draughts, _) => measure(
+            &job,
+            DraughtsEval,
+            move |_: &Draughts, d| depth_limits(d, exact),
+            &sweep,
+            &sweep_algorithms,
+        )?,
+        (GameName::Xiangqi, _) => measure(
+            &job,
+            XiangqiEval::default(),
+            move |_: &Xiangqi, d| depth_limits(d, exact),
             &sweep,
             &sweep_algorithms,
         )?,

@@ -18,7 +18,7 @@
 //! - `depth=D`: this position's depth, overriding the suite's;
 //! - `id=NAME`: a label for tables.
 //!
-//! Directive lines start with `#!`: `game=othello|synthetic|chess`, `depth=D`
+//! Directive lines start with `#!`: `game=othello|synthetic|chess|draughts|xiangqi`, `depth=D`
 //! (the suite's default depth), `solve` (Othello: solve exactly to the end),
 //! `goals` (the `best=` moves are what a strong engine plays, as in chess test
 //! suites: each search is counted as finding one or not, never failed) or
@@ -33,8 +33,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use splitpoint::{Game, MAX_DEPTH, Score};
-use splitpoint_games::chess::{EpdPosition, bratko_kopec, middlegames, parse_epd};
+use splitpoint_games::chess::{self, EpdPosition, bratko_kopec, parse_epd};
 use splitpoint_games::othello::ffo_positions;
+use splitpoint_games::{draughts, xiangqi};
 
 /// A game the bench knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -46,11 +47,21 @@ pub enum GameName {
     Synthetic,
     /// Chess (depth search; test suites count best moves found).
     Chess,
+    /// International (Polish) draughts.
+    Draughts,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
 }
 
 impl GameName {
     /// Every game, as named on the command line.
-    pub const ALL: [GameName; 3] = [GameName::Othello, GameName::Synthetic, GameName::Chess];
+    pub const ALL: [GameName; 5] = [
+        GameName::Othello,
+        GameName::Synthetic,
+        GameName::Chess,
+        GameName::Draughts,
+        GameName::Xiangqi,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
@@ -58,6 +69,8 @@ impl GameName {
             GameName::Othello => "othello",
             GameName::Synthetic => "synthetic",
             GameName::Chess => "chess",
+            GameName::Draughts => "draughts",
+            GameName::Xiangqi => "xiangqi",
         }
     }
 
@@ -67,6 +80,8 @@ impl GameName {
             GameName::Othello => "othello-mid",
             GameName::Synthetic => "synthetic",
             GameName::Chess => "chess",
+            GameName::Draughts => "draughts",
+            GameName::Xiangqi => "xiangqi",
         }
     }
 }
@@ -139,7 +154,7 @@ pub struct Suite {
 }
 
 /// The embedded suites: name, game, description.
-pub const EMBEDDED: [(&str, GameName, &str); 9] = [
+pub const EMBEDDED: [(&str, GameName, &str); 13] = [
     (
         "othello-mid",
         GameName::Othello,
@@ -185,10 +200,38 @@ pub const EMBEDDED: [(&str, GameName, &str); 9] = [
         GameName::Chess,
         "4 chess positions at depth 4, for tests",
     ),
+    (
+        "draughts",
+        GameName::Draughts,
+        "12 international draughts midgame positions, depth 10",
+    ),
+    (
+        "draughts-tiny",
+        GameName::Draughts,
+        "3 draughts positions at depth 4, for tests",
+    ),
+    (
+        "xiangqi",
+        GameName::Xiangqi,
+        "12 xiangqi midgame positions, depth 8",
+    ),
+    (
+        "xiangqi-tiny",
+        GameName::Xiangqi,
+        "3 xiangqi positions at depth 3, for tests",
+    ),
 ];
 
 /// The depth of the embedded chess suites.
 const CHESS_DEPTH: i32 = 8;
+
+/// The depth of the embedded draughts suite: 0.3 s a position on average
+/// (0.04 to 0.9 s), serially in exact mode, in release.
+const DRAUGHTS_DEPTH: i32 = 10;
+
+/// The depth of the embedded xiangqi suite: about a fifth of a second a
+/// position, serially in exact mode, in release.
+const XIANGQI_DEPTH: i32 = 8;
 
 impl Suite {
     /// An embedded suite by name, or a suite file by path.
@@ -229,6 +272,30 @@ impl Suite {
             "chess" => Ok(Suite::chess("chess", 24, usize::MAX, CHESS_DEPTH)),
             "chess-bk" => Ok(Suite::chess("chess-bk", 24, 0, CHESS_DEPTH)),
             "chess-tiny" => Ok(Suite::chess("chess-tiny", 2, 2, 4)),
+            "draughts" => Ok(Suite::positions(
+                "draughts",
+                GameName::Draughts,
+                &draughts::MIDDLEGAMES,
+                DRAUGHTS_DEPTH,
+            )),
+            "draughts-tiny" => Ok(Suite::positions(
+                "draughts-tiny",
+                GameName::Draughts,
+                &draughts::MIDDLEGAMES[..3],
+                4,
+            )),
+            "xiangqi" => Ok(Suite::positions(
+                "xiangqi",
+                GameName::Xiangqi,
+                &xiangqi::MIDDLEGAMES,
+                XIANGQI_DEPTH,
+            )),
+            "xiangqi-tiny" => Ok(Suite::positions(
+                "xiangqi-tiny",
+                GameName::Xiangqi,
+                &xiangqi::MIDDLEGAMES[..3],
+                3,
+            )),
             path if path.ends_with(".epd") => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("suite '{path}' cannot be read: {e}"))?;
@@ -290,22 +357,35 @@ impl Suite {
 
     /// The first `test_positions` of Bratko–Kopec (best moves as goals) and
     /// the first `middlegames` of the chess middlegame suite, to `depth`.
-    fn chess(name: &str, test_positions: usize, middlegames_: usize, depth: i32) -> Suite {
+    fn chess(name: &str, test_positions: usize, middlegames: usize, depth: i32) -> Suite {
         let bk: Vec<EpdPosition> = bratko_kopec().into_iter().take(test_positions).collect();
         let mut suite = Suite::from_epd(name, &bk, depth);
-        suite.positions.extend(
-            middlegames()
-                .into_iter()
-                .take(middlegames_)
-                .map(|(id, pos)| SuitePosition {
+        let middlegames = &chess::MIDDLEGAMES[..middlegames.min(chess::MIDDLEGAMES.len())];
+        let middlegames = Suite::positions(name, GameName::Chess, middlegames, depth);
+        suite.positions.extend(middlegames.positions);
+        suite
+    }
+
+    /// An exact-mode suite of named positions (in the game's text form) with
+    /// no known answers, all searched to `depth`: a time-to-depth suite.
+    fn positions(name: &str, game: GameName, named: &[(&str, &str)], depth: i32) -> Suite {
+        Suite {
+            name: name.to_string(),
+            game,
+            kind: SuiteKind::Depth(depth),
+            goals: false,
+            exact: true,
+            positions: named
+                .iter()
+                .map(|&(id, text)| SuitePosition {
                     id: id.to_string(),
-                    text: pos.position_text(),
+                    text: text.to_string(),
                     depth: None,
                     expected_score: None,
                     best_moves: vec![],
-                }),
-        );
-        suite
+                })
+                .collect(),
+        }
     }
 
     /// A chess suite from EPD positions, their best moves as goals.

@@ -166,3 +166,22 @@ fn selfplay_serial_and_ybw_play_identical_games() {
         assert!(r.games.iter().all(|g| g.result == first.result));
     }
 }
+
+/// The draughts and xiangqi suites run in exact mode: every algorithm at 1,
+/// 2 and 3 threads must return serial's score on each position.
+#[test]
+fn draughts_and_xiangqi_suites_are_exact_under_every_algorithm() {
+    for (name, game) in [
+        ("draughts-tiny", GameName::Draughts),
+        ("xiangqi-tiny", GameName::Xiangqi),
+    ] {
+        let suite = Suite::load(name, Some(game)).unwrap();
+        assert!(suite.exact, "{name} defaults to exact mode");
+        let mut opts = options(suite, None);
+        opts.runs = 1;
+        let report = run(&opts).unwrap();
+        assert_eq!(report.wrong(), 0, "{}", report.markdown);
+        let configs = 1 + (Algorithm::ALL.len() - 1) * 3;
+        assert_eq!(report.rows.len(), configs, "{name}");
+    }
+}

@@ -34,7 +34,7 @@ use crate::{check_hash, stdout};
 #[derive(Args, Debug)]
 #[command(after_help = suites_help())]
 pub struct BenchArgs {
-    /// The game: othello, synthetic or chess
+    /// The game: othello, chess, draughts, xiangqi or synthetic
     #[arg(long, short = 'g', default_value = "othello")]
     pub game: String,
 
@@ -110,14 +110,17 @@ const SUITES_HELP: &str = "
 Suite files: one position a line, optionally followed by '; score=N ; best=m1,m2 ;
 depth=D ; id=NAME'; '#' starts a comment; a line '#! depth=D' or '#! solve' sets
 the suite's depth or makes it an exact solve ('#! game=synthetic' names the game,
-'#! goals' makes the best= moves goals that are counted, not checked). A chess
-suite may be an EPD file (*.epd, 'bm' and 'id' operations).
+'#! goals' makes the best= moves goals that are counted, not checked, '#! normal'
+runs it in normal mode by default). A chess suite may be an EPD file (*.epd, 'bm'
+and 'id' operations).
 
 Examples:
   splitpoint bench                                  Othello midgame suite, 1..cores threads
   splitpoint bench --suite othello-ffo --runs 1     exact endgames
   splitpoint bench --algos serial,ybw,dts --threads 1,2,4,8
-  splitpoint bench --game chess --normal            Bratko-Kopec and middlegames, depth 8
+  splitpoint bench --game chess                     Bratko-Kopec and middlegames, depth 8
+  splitpoint bench --game draughts --algos workloads,ybw --threads 1,2
+  splitpoint bench --game xiangqi --runs 1          12 midgames, depth 8, exact
   splitpoint bench --game synthetic --normal --out results/";
 
 /// Parses `--algos`.

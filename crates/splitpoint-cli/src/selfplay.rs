@@ -9,8 +9,10 @@ use splitpoint_bench::runner::Config;
 use splitpoint_bench::selfplay::{self, OpeningReport};
 use splitpoint_bench::suite::{GameName, Suite, parse_depth};
 use splitpoint_games::chess::{Chess, ChessEval};
+use splitpoint_games::draughts::{Draughts, DraughtsEval};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 
 use crate::error::{Error, Result};
 use crate::{check_hash, stdout};
@@ -124,6 +126,24 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
             depth,
             hash,
             outcome_score::<Chess>,
+        )?,
+        GameName::Draughts => play(
+            &openings,
+            DraughtsEval,
+            a,
+            b,
+            depth,
+            hash,
+            outcome_score::<Draughts>,
+        )?,
+        GameName::Xiangqi => play(
+            &openings,
+            XiangqiEval::default(),
+            a,
+            b,
+            depth,
+            hash,
+            outcome_score::<Xiangqi>,
         )?,
     };
     let mut out = stdout();
