@@ -10,31 +10,27 @@
 //! 51 characters (or a PDN FEN); moves are Hub's (`32-28`, `28x19x23`: from,
 //! to, then the captured pieces).
 //!
-//! As in `splitpoint uci`, two threads: the **reader** answers at once what
-//! needs no engine (`hub`, `pos`, `level`, `stop`, `ping` during a search)
-//! and queues the rest for the **searcher**, which owns the [`Engine`] and
-//! runs jobs in order. Searches are numbered; `stop` stops every search
-//! issued so far. `ponder-hit` ends a ponder search like `stop` (the answer
-//! comes at once, from the deepest finished iteration). Nothing on input ends
-//! the session but `quit` or the end of input; a line that cannot be
-//! understood is answered with `error message="…"` and ignored.
+//! This file reads Hub's lines; the session machinery (the search thread,
+//! stopping, clock budgets, the `info` and `done` lines) is
+//! [`crate::protocol`]'s, shared with `splitpoint uci` and `splitpoint ucci`,
+//! in its [`Dialect::Hub`]. `ponder-hit` ends a ponder search like `stop`
+//! (the answer comes at once, from the deepest finished iteration). Nothing
+//! on input ends the session but `quit` or the end of input; a line that
+//! cannot be understood is answered with `error message="…"` and ignored.
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
-use splitpoint::{
-    Algorithm, Engine, Game, Limits, MAX_DEPTH, MoveList, Outcome, SearchResult, StopHandle, WIN,
-    WIN_BOUND,
-};
-use splitpoint_games::draughts::{Draughts, DraughtsEval, Move, hub_move_text};
+use splitpoint::{Algorithm, Game, Limits, MAX_DEPTH};
+use splitpoint_games::draughts::Draughts;
 
 use crate::error::Result;
+use crate::protocol::{
+    AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, ENGINE, Go, MAX_HASH_MIB, MAX_THREADS,
+    Output, ProtocolGame, Session, Settings, VERSION, clip,
+};
 
 /// Play international draughts over the Hub protocol on standard input and output
 ///
@@ -57,103 +53,10 @@ use crate::error::Result;
   ... info lines, then done move=28x19x23")]
 pub struct HubArgs {}
 
-/// The engine's name and version, as `id` gives them.
-const NAME: &str = "splitpoint";
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// The most threads the threads parameter allows.
-const MAX_THREADS: usize = 256;
-/// The hash parameter's bounds and default, in MiB.
-const MAX_HASH_MIB: usize = 8192;
-const DEFAULT_HASH_MIB: usize = 16;
-/// Time kept back from every clock budget for the GUI's and the pipe's delays.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
-/// Moves still to play when the GUI does not say (`level moves=…`).
-const DEFAULT_MOVES_TO_GO: u32 = 30;
-
 /// Runs `splitpoint hub` on standard input and output.
 pub fn run(_args: &HubArgs) -> Result<ExitCode> {
     session(io::stdin().lock(), Box::new(io::stdout()));
     Ok(ExitCode::SUCCESS)
-}
-
-/// Where the engine's lines go: shared by both threads, one line at a time,
-/// flushed at once. Write errors are ignored: the GUI has gone, and the end
-/// of input will end the session.
-struct Output(Mutex<Box<dyn Write + Send>>);
-
-impl Output {
-    fn line(&self, text: &str) {
-        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{text}").and_then(|()| out.flush());
-    }
-
-    fn error(&self, text: &str) {
-        self.line(&format!("error message=\"{}\"", text.replace('"', "'")));
-    }
-}
-
-/// What the reader and the searcher share.
-struct Shared {
-    out: Output,
-    /// The number of the last search `go` issued (written by the reader).
-    issued: AtomicU64,
-    /// The number of the last search that ended, stored just before its
-    /// `done` (written by the searcher).
-    finished: AtomicU64,
-    /// Searches up to this number are to stop (`stop`, `ponder-hit`, `quit`).
-    stop_upto: Mutex<u64>,
-}
-
-impl Shared {
-    fn searching(&self) -> bool {
-        self.finished.load(SeqCst) < self.issued.load(SeqCst)
-    }
-
-    fn stop_upto(&self) -> MutexGuard<'_, u64> {
-        self.stop_upto.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn stop_requested(&self, id: u64) -> bool {
-        *self.stop_upto() >= id
-    }
-}
-
-/// One search, as `go` asked for it.
-struct Go {
-    /// Its number: 1, 2, … in the order `go` issued them.
-    id: u64,
-    pos: Draughts,
-    limits: Limits,
-    /// Stop starting new iterations after this long (clock games).
-    soft_limit: Option<Duration>,
-}
-
-/// The searcher's work, in order.
-enum Job {
-    Go(Box<Go>),
-    Parallelism(Algorithm, usize),
-    Hash(usize),
-    Clear,
-    /// Answer a line once every job before it is done (`ready`, `pong`).
-    Say(&'static str),
-}
-
-/// The algorithm parameter's value: a name, or `auto`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum AlgorithmChoice {
-    /// Serial with one thread, YBW with more (as `splitpoint search` does).
-    Auto,
-    Fixed(Algorithm),
-}
-
-impl AlgorithmChoice {
-    fn resolve(self, threads: usize) -> Algorithm {
-        match self {
-            AlgorithmChoice::Fixed(a) => a,
-            AlgorithmChoice::Auto if threads == 1 => Algorithm::Serial,
-            AlgorithmChoice::Auto => Algorithm::Ybw { strong: false },
-        }
-    }
 }
 
 /// The search limit `level` set: Hub times are seconds.
@@ -162,8 +65,9 @@ struct Level {
     depth: Option<i32>,
     nodes: Option<u64>,
     move_time: Option<Duration>,
-    /// Remaining time, increment, moves to the next time control.
-    clock: Option<(Duration, Duration, Option<u32>)>,
+    /// Our clock. Hub adds the increment before the move, so it counts as
+    /// time left, not as an increment.
+    clock: Option<Clock>,
 }
 
 impl Level {
@@ -196,34 +100,19 @@ impl Level {
                 _ => return Err(format!("unknown level argument '{}'", clip(key))),
             }
         }
-        if let Some(time) = time {
-            level.clock = Some((time, inc.unwrap_or_default(), moves));
-        }
+        level.clock = time.map(|time: Duration| Clock {
+            time: time + inc.unwrap_or_default(),
+            increment: Duration::ZERO,
+            moves_to_go: moves,
+        });
         Ok(level)
     }
 
-    /// The time to aim for on the clock: an even share of what is left (the
-    /// increment, which Hub adds before the move, included) over the moves
-    /// to go, never more than the clock holds less the overhead.
-    fn budget(&self) -> Option<Duration> {
-        let (time, inc, moves) = self.clock?;
-        let total = time + inc;
-        let cap = total.saturating_sub(MOVE_OVERHEAD).max(total / 4);
-        let share = total / moves.unwrap_or(DEFAULT_MOVES_TO_GO);
-        Some(share.min(cap).max(Duration::from_millis(1)))
-    }
-
     /// The hard limits: depth, nodes, and the earlier of `move-time` and
-    /// twice the clock budget (capped by the clock). A ponder or analysis
-    /// search with no depth or node limit runs until `stop`.
+    /// the clock's hard limit. A ponder or analysis search with no depth or
+    /// node limit runs until `stop`; a search with no limit at all, a second.
     fn limits(&self, infinite: bool) -> Limits {
-        let clock_limit = self.clock.map(|(time, inc, _)| {
-            let total = time + inc;
-            let budget = self.budget().unwrap_or_default();
-            (budget * 2)
-                .min(total.saturating_sub(MOVE_OVERHEAD).max(total / 4))
-                .max(Duration::from_millis(1))
-        });
+        let clock_limit = self.clock.map(|c| c.hard_limit());
         let movetime = match (self.move_time, clock_limit) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -240,57 +129,28 @@ impl Level {
             ..Limits::default()
         }
     }
+
+    /// After this long, no new iteration starts (see [`Clock::soft_limit`]).
+    fn soft_limit(&self, infinite: bool) -> Option<Duration> {
+        self.clock.filter(|_| !infinite).map(|c| c.soft_limit())
+    }
 }
 
 /// The reader's state.
 struct Reader {
-    shared: Arc<Shared>,
-    jobs: Sender<Job>,
-    stop: StopHandle,
+    session: Session<Draughts>,
     position: Draughts,
     level: Level,
-    threads: usize,
-    algorithm: AlgorithmChoice,
-    exact: bool,
 }
 
 /// Runs one Hub session: reads commands from `input` until `quit` or its end,
 /// writes the engine's lines to `output`. Returns when the searcher is done.
 pub fn session(mut input: impl BufRead, output: Box<dyn Write + Send>) {
-    let shared = Arc::new(Shared {
-        out: Output(Mutex::new(output)),
-        issued: AtomicU64::new(0),
-        finished: AtomicU64::new(0),
-        stop_upto: Mutex::new(0),
-    });
-    let engine = Engine::new(DraughtsEval, DEFAULT_HASH_MIB);
-    let (jobs, inbox) = mpsc::channel();
     let mut reader = Reader {
-        shared: Arc::clone(&shared),
-        jobs,
-        stop: engine.stop_handle(),
+        session: Session::start(Output::new(output), Dialect::Hub, Settings::default()),
         position: Draughts::start(),
         level: Level::default(),
-        threads: 1,
-        algorithm: AlgorithmChoice::Auto,
-        exact: false,
     };
-    let searcher = {
-        let shared = Arc::clone(&shared);
-        thread::Builder::new()
-            .name("hub-searcher".into())
-            .spawn(move || searcher(engine, &inbox, &shared))
-    };
-    let searcher = match searcher {
-        Ok(handle) => handle,
-        Err(e) => {
-            shared
-                .out
-                .error(&format!("cannot start the search thread: {e}"));
-            return;
-        }
-    };
-
     let mut bytes = Vec::new();
     loop {
         bytes.clear();
@@ -305,12 +165,9 @@ pub fn session(mut input: impl BufRead, output: Box<dyn Write + Send>) {
             break;
         }
     }
-
     // `quit` or end of input: end any search (it still answers done), then
     // let the searcher drain its jobs and finish.
-    reader.request_stop();
-    drop(reader);
-    let _ = searcher.join();
+    reader.session.finish();
 }
 
 /// Splits a line's arguments: `key=value`, `key="value with spaces"`, or a
@@ -356,56 +213,49 @@ impl Reader {
         let args = match parse_args(rest) {
             Ok(args) => args,
             Err(e) => {
-                self.shared.out.error(&format!("{command} ignored: {e}"));
+                self.error(&format!("{command} ignored: {e}"));
                 return true;
             }
         };
         match command {
             "hub" => self.hub(),
             "set-param" => self.set_param(&args),
-            "init" => self.send(Job::Say("ready")),
-            "ping" => {
-                if self.shared.searching() {
-                    self.shared.out.line("pong");
-                } else {
-                    self.send(Job::Say("pong"));
-                }
-            }
+            "init" => self.session.say_after_jobs("ready"),
+            "ping" => self.session.ping("pong"),
             "new-game" => {
                 self.position = Draughts::start();
-                self.send(Job::Clear);
+                self.session.clear();
             }
             "pos" => self.pos(&args),
             "level" => match Level::parse(&args) {
                 Ok(level) => self.level = level,
-                Err(e) => self.shared.out.error(&format!("level ignored: {e}")),
+                Err(e) => self.error(&format!("level ignored: {e}")),
             },
             "go" => self.go(&args),
-            "stop" | "ponder-hit" => self.request_stop(),
+            "stop" | "ponder-hit" => self.session.request_stop(),
             "quit" => return false,
-            _ => self
-                .shared
-                .out
-                .error(&format!("unknown command '{}'", clip(line))),
+            _ => self.error(&format!("unknown command '{}'", clip(line))),
         }
         true
     }
 
-    fn send(&self, job: Job) {
-        if self.jobs.send(job).is_err() {
-            self.shared.out.error("the search thread has stopped");
-        }
+    /// `error message="TEXT"`.
+    fn error(&self, text: &str) {
+        self.session.remark(text);
     }
 
     fn hub(&self) {
-        let out = &self.shared.out;
+        let out = self.session.out();
+        let Settings { threads, exact, .. } = self.session.settings;
         out.line(&format!(
-            "id name={NAME} version={VERSION} author=\"the splitpoint developers\""
+            "id name={ENGINE} version={VERSION} author=\"the splitpoint developers\""
         ));
-        out.line("param name=variant value=normal type=enum values=\"normal\"");
         out.line(&format!(
-            "param name=threads value={} type=int min=1 max={MAX_THREADS}",
-            self.threads
+            "param name=variant value={0} type=enum values=\"{0}\"",
+            Draughts::VARIANT
+        ));
+        out.line(&format!(
+            "param name=threads value={threads} type=int min=1 max={MAX_THREADS}"
         ));
         out.line(&format!(
             "param name=hash value={DEFAULT_HASH_MIB} type=int min=1 max={MAX_HASH_MIB}"
@@ -415,72 +265,48 @@ impl Reader {
             "param name=algorithm value=auto type=enum values=\"auto {}\"",
             names.join(" ")
         ));
-        out.line(&format!("param name=exact value={} type=bool", self.exact));
+        out.line(&format!("param name=exact value={exact} type=bool"));
         out.line("wait");
-    }
-
-    /// Asks every search issued so far to stop.
-    fn request_stop(&self) {
-        *self.shared.stop_upto() = self.shared.issued.load(SeqCst);
-        if self.shared.searching() {
-            self.stop.stop();
-        }
     }
 
     /// `set-param name=NAME value=VALUE`; names are case-insensitive.
     fn set_param(&mut self, args: &[(String, String)]) {
         let get = |key: &str| args.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
-        let out = &self.shared.out;
         let (Some(name), Some(value)) = (get("name"), get("value")) else {
-            out.error("set-param needs name=… and value=…");
+            self.error("set-param needs name=… and value=…");
             return;
         };
         match name.to_ascii_lowercase().as_str() {
-            "variant" if value == "normal" => {}
-            "variant" => out.error(&format!(
-                "variant: only 'normal' (international draughts), not '{}'",
+            "variant" if value == Draughts::VARIANT => {}
+            "variant" => self.error(&format!(
+                "variant: only '{}' (international draughts), not '{}'",
+                Draughts::VARIANT,
                 clip(value)
             )),
             "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => {
-                    self.threads = n;
-                    self.send(Job::Parallelism(self.algorithm.resolve(n), n));
-                }
-                _ => out.error(&format!(
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.session.set_threads(n),
+                _ => self.error(&format!(
                     "threads: '{}' is not a number from 1 to {MAX_THREADS}",
                     clip(value)
                 )),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.send(Job::Hash(mib)),
-                _ => out.error(&format!(
+                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.session.set_hash(mib),
+                _ => self.error(&format!(
                     "hash: '{}' is not a number from 1 to {MAX_HASH_MIB}",
                     clip(value)
                 )),
             },
-            "algorithm" => {
-                let choice = if value.eq_ignore_ascii_case("auto") {
-                    Ok(AlgorithmChoice::Auto)
-                } else {
-                    value
-                        .to_ascii_lowercase()
-                        .parse()
-                        .map(AlgorithmChoice::Fixed)
-                };
-                match choice {
-                    Ok(choice) => {
-                        self.algorithm = choice;
-                        self.send(Job::Parallelism(choice.resolve(self.threads), self.threads));
-                    }
-                    Err(e) => out.error(&format!("algorithm: {e}")),
-                }
-            }
-            "exact" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.exact = true,
-                "false" => self.exact = false,
-                _ => out.error(&format!("exact: '{}' is not true or false", clip(value))),
+            "algorithm" => match AlgorithmChoice::parse(value) {
+                Ok(choice) => self.session.set_algorithm(choice),
+                Err(e) => self.error(&format!("algorithm: {e}")),
             },
-            _ => out.error(&format!("unknown parameter '{}'", clip(name))),
+            "exact" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.session.settings.exact = true,
+                "false" => self.session.settings.exact = false,
+                _ => self.error(&format!("exact: '{}' is not true or false", clip(value))),
+            },
+            _ => self.error(&format!("unknown parameter '{}'", clip(name))),
         }
     }
 
@@ -489,21 +315,21 @@ impl Reader {
     fn pos(&mut self, args: &[(String, String)]) {
         let get = |key: &str| args.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
         let Some(text) = get("pos") else {
-            self.shared.out.error("pos needs pos=…");
+            self.error("pos needs pos=…");
             return;
         };
         let mut pos = match Draughts::parse_position(text) {
             Ok(pos) => pos,
             Err(e) => {
-                self.shared.out.error(&format!("pos ignored: {e}"));
+                self.error(&format!("pos ignored: {e}"));
                 return;
             }
         };
         for word in get("moves").unwrap_or("").split_whitespace() {
-            match pos.parse_move(word) {
+            match pos.parse_protocol_move(word) {
                 Ok(mv) => pos = pos.play(mv),
                 Err(e) => {
-                    self.shared.out.error(&format!(
+                    self.error(&format!(
                         "moves from '{}' on ignored: {}",
                         clip(word),
                         e.message
@@ -526,134 +352,32 @@ impl Reader {
             "think" => false,
             "ponder" | "analyze" => true,
             _ => {
-                self.shared.out.error(&format!(
+                self.error(&format!(
                     "go needs think, ponder or analyze, not '{}'",
                     clip(mode)
                 ));
                 return;
             }
         };
-        if self.shared.searching() {
-            self.request_stop();
-        }
-        let id = self.shared.issued.load(SeqCst) + 1;
-        let mut limits = self.level.limits(infinite);
-        if self.exact {
-            limits = limits.exact();
-        }
-        let go = Go {
-            id,
+        self.session.go(Go {
             pos: self.position.clone(),
-            limits,
-            soft_limit: (!infinite)
-                .then(|| self.level.budget().map(|b| b / 2))
-                .flatten(),
-        };
-        self.shared.issued.store(id, SeqCst);
-        self.send(Job::Go(Box::new(go)));
+            limits: self.level.limits(infinite),
+            soft_limit: self.level.soft_limit(infinite),
+            // A ponder or analysis search that ends by itself answers at once.
+            wait_for_stop: false,
+            banned: Vec::new(),
+        });
     }
-}
-
-/// The searcher: runs jobs until the reader hangs up.
-fn searcher(mut engine: Engine<Draughts, DraughtsEval>, inbox: &Receiver<Job>, shared: &Shared) {
-    for job in inbox {
-        match job {
-            Job::Go(go) => search(&mut engine, &go, shared),
-            Job::Parallelism(algorithm, threads) => engine.set_parallelism(algorithm, threads),
-            Job::Hash(mib) => engine.set_hash(mib),
-            Job::Clear => engine.clear(),
-            Job::Say(line) => shared.out.line(line),
-        }
-    }
-}
-
-/// Runs one `go`: `info` after every iteration, then `done`.
-fn search(engine: &mut Engine<Draughts, DraughtsEval>, go: &Go, shared: &Shared) {
-    let stop = engine.stop_handle();
-    let start = Instant::now();
-    // A game already drawn goes on until the GUI says so: search it afresh.
-    let root = if go.pos.outcome() == Some(Outcome::Draw) {
-        let mut root = go.pos.without_history();
-        root.make_root();
-        root
-    } else {
-        go.pos.clone()
-    };
-    // A search asked to stop before it began still completes its first
-    // iteration (microseconds), which gives the move.
-    let result = engine.search_with(&root, &go.limits, |r| {
-        shared.out.line(&info_line(&root, r));
-        let out_of_time = go.soft_limit.is_some_and(|soft| start.elapsed() >= soft);
-        if out_of_time || shared.stop_requested(go.id) {
-            stop.stop();
-        }
-    });
-    let best = result.best_move.or_else(|| {
-        let mut moves = MoveList::new();
-        root.generate_moves(&mut moves);
-        moves.first().copied()
-    });
-    let ponder = (result.pv.first().copied() == best)
-        .then(|| result.pv.get(1).copied())
-        .flatten();
-    // Free before answering: the GUI may send the next `go` at once.
-    shared.finished.store(go.id, SeqCst);
-    match (best, ponder) {
-        (Some(mv), Some(reply)) => shared.out.line(&format!(
-            "done move={} ponder={}",
-            hub_move_text(mv),
-            hub_move_text(reply)
-        )),
-        (Some(mv), None) => shared.out.line(&format!("done move={}", hub_move_text(mv))),
-        // The GUI never asks from a finished game; answer the null move.
-        (None, _) => shared.out.line("done move=0-0"),
-    }
-}
-
-/// `info depth=… score=… nodes=… time=… nps=… pv="…"` for one completed
-/// iteration: the score in men (a man is 1.00), a win `n` plies away as
-/// `100 - n / 100` (pydraughts reads more than 90 as a win), time in seconds,
-/// speed in millions of nodes per second as Scan gives it.
-fn info_line(root: &Draughts, r: &SearchResult<Move>) -> String {
-    let mut pv = Vec::new();
-    let mut pos = root.clone();
-    for &mv in &r.pv {
-        pv.push(hub_move_text(mv));
-        pos = pos.play(mv);
-    }
-    let seconds = r.elapsed.as_secs_f64();
-    format!(
-        "info depth={} score={} nodes={} time={seconds:.3} nps={:.2} pv=\"{}\"",
-        r.depth,
-        score_text(r.score),
-        r.stats.nodes,
-        r.stats.nodes as f64 / seconds.max(1e-3) / 1e6,
-        pv.join(" ")
-    )
-}
-
-/// The score in men, two decimals; decisive scores as ±(100 − plies / 100).
-fn score_text(score: i32) -> String {
-    let hundredths = if score >= WIN_BOUND {
-        10_000 - (WIN - score)
-    } else if score <= -WIN_BOUND {
-        -10_000 + (WIN + score)
-    } else {
-        score
-    };
-    let sign = if hundredths < 0 { "-" } else { "" };
-    let h = hundredths.unsigned_abs();
-    format!("{sign}{}.{:02}", h / 100, h % 100)
-}
-
-/// At most 60 characters of a user's text, for echoing it back.
-fn clip(text: &str) -> String {
-    text.chars().take(60).collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use splitpoint::WIN;
+
     use super::*;
+    use crate::protocol::hub_score_text;
 
     /// A `Write` the test can read after the session.
     #[derive(Clone, Default)]
@@ -703,18 +427,21 @@ mod tests {
 
     #[test]
     fn scores_read_as_men_or_wins() {
-        assert_eq!(score_text(35), "0.35");
-        assert_eq!(score_text(-120), "-1.20");
-        assert_eq!(score_text(-5), "-0.05");
-        assert_eq!(score_text(WIN - 3), "99.97");
-        assert_eq!(score_text(-WIN + 2), "-99.98");
+        assert_eq!(hub_score_text(35), "0.35");
+        assert_eq!(hub_score_text(-120), "-1.20");
+        assert_eq!(hub_score_text(-5), "-0.05");
+        assert_eq!(hub_score_text(WIN - 3), "99.97");
+        assert_eq!(hub_score_text(-WIN + 2), "-99.98");
     }
 
     #[test]
     fn levels_parse_and_budget() {
         let args = parse_args("time=60 inc=1 moves=20").unwrap();
         let level = Level::parse(&args).unwrap();
-        assert_eq!(level.budget(), Some(Duration::from_millis(3050)));
+        assert_eq!(
+            level.clock.map(|c| c.budget()),
+            Some(Duration::from_millis(3050))
+        );
         assert_eq!(
             level.limits(false).movetime,
             Some(Duration::from_millis(6100))

@@ -1,14 +1,14 @@
 //! What the engine protocols share (`uci` for chess and xiangqi, `ucci` for
-//! xiangqi): a search thread that owns the [`Engine`], the numbering that
-//! makes `stop` reliable, clock budgets, and how each game reads and writes
-//! positions and moves in the protocols.
+//! xiangqi, `hub` for draughts): a search thread that owns the [`Engine`],
+//! the numbering that makes `stop` reliable, clock budgets, and how each game
+//! reads and writes positions and moves in the protocols.
 //!
-//! Two threads. The **reader** (the caller's thread, in `uci.rs` or
-//! `ucci.rs`) reads standard input, keeps the position and the options, and
-//! answers at once whatever needs no engine. The **searcher** owns the
-//! [`Engine`] and takes jobs (`go`, option changes, new game, `isready` when
-//! idle) in order from a channel, so an option sent during a search waits
-//! for it to end.
+//! Two threads. The **reader** (the caller's thread, in `uci.rs`, `ucci.rs`
+//! or `hub.rs`) reads standard input, keeps the position and the options,
+//! and answers at once whatever needs no engine. The **searcher** owns the
+//! [`Engine`] and takes jobs (`go`, option changes, new game, `isready` or
+//! `ping` when idle) in order from a channel, so an option sent during a
+//! search waits for it to end.
 //!
 //! Stopping: searches are numbered as `go` issues them, and `stop` stops every
 //! search issued so far: the reader records the number and raises the
@@ -18,7 +18,7 @@
 //! completed iteration (the first takes microseconds) and stops itself. A
 //! search that must wait for `stop` (infinite, ponder) and ends by itself waits
 //! before it answers `bestmove`. A `go` during a search stops that search
-//! first; both answer.
+//! first; both answer. (Hub's `done` is UCI's `bestmove`.)
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
@@ -33,12 +33,17 @@ use splitpoint::{
 };
 use splitpoint_games::chess::Chess;
 use splitpoint_games::chess::cozy_chess::Color as ChessColor;
+use splitpoint_games::draughts::{Draughts, hub_move_text};
 use splitpoint_games::xiangqi::{Color as XiangqiColor, Xiangqi};
 
 use crate::games::CliGame;
 
-/// The engine's name, as `id name` gives it.
+/// The engine's name, as UCI's and UCCI's `id name` give it.
 pub const NAME: &str = concat!("splitpoint ", env!("CARGO_PKG_VERSION"));
+/// The name and the version apart, as Hub's `id` gives them.
+pub const ENGINE: &str = "splitpoint";
+/// The engine's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The most threads the Threads option allows.
 pub const MAX_THREADS: usize = 256;
 /// The Hash option's bounds and default, in MiB.
@@ -51,20 +56,23 @@ const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 /// Moves still to play when the GUI does not say (`movestogo`).
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 
-/// A game the protocols can play: its moves in UCI's notation, whose turn
-/// it is for the clocks, and how a game's moves become history.
+/// A game the protocols can play: its moves in its protocol's notation
+/// (UCI's for chess and xiangqi, Hub's for draughts), whose turn it is for
+/// the clocks, and how a game's moves become history.
 pub trait ProtocolGame: CliGame {
-    /// Its name as `UCI_Variant` gives it.
+    /// Its variant's name as the protocol gives it (`UCI_Variant`, Hub's
+    /// `variant` parameter).
     const VARIANT: &'static str;
 
-    /// Reads a move in UCI's notation and checks that it is legal.
+    /// Reads a move in the protocol's notation and checks that it is legal.
     ///
     /// # Errors
     /// A [`ParseError`] when the text is no move or no legal one.
-    fn parse_uci_move(&self, text: &str) -> Result<Self::Move, ParseError>;
+    fn parse_protocol_move(&self, text: &str) -> Result<Self::Move, ParseError>;
 
-    /// The move in UCI's notation (for xiangqi, Fairy-Stockfish's: ranks 1–10).
-    fn uci_move_text(&self, mv: Self::Move) -> String;
+    /// The move in the protocol's notation (for xiangqi, Fairy-Stockfish's
+    /// UCI: ranks 1–10; for draughts, Hub's: captured pieces listed).
+    fn protocol_move_text(&self, mv: Self::Move) -> String;
 
     /// Whether the first player (White, Red) is to move: whose clock counts.
     fn first_player_to_move(&self) -> bool;
@@ -88,11 +96,11 @@ pub trait ProtocolGame: CliGame {
 impl ProtocolGame for Chess {
     const VARIANT: &'static str = "chess";
 
-    fn parse_uci_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+    fn parse_protocol_move(&self, text: &str) -> Result<Self::Move, ParseError> {
         self.parse_uci(text)
     }
 
-    fn uci_move_text(&self, mv: Self::Move) -> String {
+    fn protocol_move_text(&self, mv: Self::Move) -> String {
         self.move_text(mv)
     }
 
@@ -121,11 +129,11 @@ impl ProtocolGame for Chess {
 impl ProtocolGame for Xiangqi {
     const VARIANT: &'static str = "xiangqi";
 
-    fn parse_uci_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+    fn parse_protocol_move(&self, text: &str) -> Result<Self::Move, ParseError> {
         self.parse_uci(text)
     }
 
-    fn uci_move_text(&self, mv: Self::Move) -> String {
+    fn protocol_move_text(&self, mv: Self::Move) -> String {
         mv.uci()
     }
 
@@ -135,6 +143,39 @@ impl ProtocolGame for Xiangqi {
 
     fn make_root(&mut self) {
         Xiangqi::make_root(self);
+    }
+}
+
+impl ProtocolGame for Draughts {
+    /// International draughts, as Hub's `variant` parameter names it.
+    const VARIANT: &'static str = "normal";
+
+    /// A PDN move or a Hub move.
+    fn parse_protocol_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+        self.parse_move(text)
+    }
+
+    fn protocol_move_text(&self, mv: Self::Move) -> String {
+        hub_move_text(mv)
+    }
+
+    fn first_player_to_move(&self) -> bool {
+        self.white_to_move()
+    }
+
+    fn make_root(&mut self) {
+        Draughts::make_root(self);
+    }
+
+    /// A drawn game goes on until the GUI says so: forgets the history and
+    /// the draw counters.
+    fn searchable_root(&self) -> Self {
+        if self.outcome() != Some(Outcome::Draw) {
+            return self.clone();
+        }
+        let mut root = self.without_history();
+        root.make_root();
+        root
     }
 }
 
@@ -153,13 +194,55 @@ pub enum Dialect {
     Uci,
     /// UCCI: `score N`, moves in ICCS, `nobestmove` when there is none.
     Ucci,
+    /// Hub (draughts): `info depth=N score=MEN …`, Hub's moves, `done
+    /// move=M [ponder=M]` (`done move=0-0` when there is none), remarks as
+    /// `error message="…"`.
+    Hub,
 }
 
 impl Dialect {
     fn move_text<G: ProtocolGame>(self, pos: &G, mv: G::Move) -> String {
         match self {
-            Dialect::Uci => pos.uci_move_text(mv),
+            Dialect::Uci | Dialect::Hub => pos.protocol_move_text(mv),
             Dialect::Ucci => pos.move_text(mv),
+        }
+    }
+
+    /// A remark for the user: `info string TEXT`, or Hub's `error
+    /// message="TEXT"` (double quotes turned single).
+    fn remark(self, text: &str) -> String {
+        match self {
+            Dialect::Uci | Dialect::Ucci => format!("info string {text}"),
+            Dialect::Hub => format!("error message=\"{}\"", text.replace('"', "'")),
+        }
+    }
+
+    /// The answer that ends a search: its move (with the reply it expects,
+    /// in Hub, when the principal variation starts with that move).
+    fn best_move_line<G: ProtocolGame>(
+        self,
+        root: &G,
+        best: Option<G::Move>,
+        pv: &[G::Move],
+    ) -> String {
+        let Some(mv) = best else {
+            return match self {
+                Dialect::Uci => "bestmove 0000".into(),
+                Dialect::Ucci => "nobestmove".into(),
+                // The GUI never asks from a finished game; the null move.
+                Dialect::Hub => "done move=0-0".into(),
+            };
+        };
+        let text = self.move_text(root, mv);
+        match self {
+            Dialect::Uci | Dialect::Ucci => format!("bestmove {text}"),
+            Dialect::Hub => match pv {
+                [first, reply, ..] if *first == mv => format!(
+                    "done move={text} ponder={}",
+                    self.move_text(&root.play(mv), *reply)
+                ),
+                _ => format!("done move={text}"),
+            },
         }
     }
 }
@@ -302,7 +385,8 @@ enum Job<G: Game> {
     Parallelism(Algorithm, usize),
     Hash(usize),
     Clear,
-    IsReady,
+    /// Answer a line once every job before it is done (`readyok`, `pong`).
+    Say(&'static str),
 }
 
 /// A protocol session's engine side: the searcher thread and the means to
@@ -345,7 +429,7 @@ impl<G: ProtocolGame> Session<G> {
             Err(e) => {
                 shared
                     .out
-                    .info(&format!("cannot start the search thread: {e}"));
+                    .line(&dialect.remark(&format!("cannot start the search thread: {e}")));
                 None
             }
         };
@@ -363,6 +447,11 @@ impl<G: ProtocolGame> Session<G> {
         &self.shared.out
     }
 
+    /// A remark for the user, in the dialect's words.
+    pub fn remark(&self, text: &str) {
+        self.out().line(&self.shared.dialect.remark(text));
+    }
+
     /// Whether a search is running (or queued).
     pub fn searching(&self) -> bool {
         self.shared.searching()
@@ -374,17 +463,29 @@ impl<G: ProtocolGame> Session<G> {
             .as_ref()
             .is_some_and(|jobs| jobs.send(job).is_ok());
         if !sent || self.searcher.is_none() {
-            self.out().info("the search thread has stopped");
+            self.remark("the search thread has stopped");
         }
     }
 
     /// `readyok`, at once during a search, else once the queued jobs are done.
     pub fn is_ready(&self) {
+        self.ping("readyok");
+    }
+
+    /// Answers `line` (`readyok`, `pong`) at once during a search, else once
+    /// the queued jobs are done.
+    pub fn ping(&self, line: &'static str) {
         if self.searching() {
-            self.out().line("readyok");
+            self.out().line(line);
         } else {
-            self.send(Job::IsReady);
+            self.say_after_jobs(line);
         }
+    }
+
+    /// Answers `line` once the queued jobs, a search included, are done
+    /// (Hub's `ready`).
+    pub fn say_after_jobs(&self, line: &'static str) {
+        self.send(Job::Say(line));
     }
 
     /// Asks every search issued so far to stop.
@@ -400,8 +501,10 @@ impl<G: ProtocolGame> Session<G> {
     pub fn go(&self, mut go: Go<G>) {
         go.limits.exact = self.settings.exact;
         if self.searching() {
-            self.out()
-                .info("go during a search: stopping that search first");
+            // Hub has no harmless remark: its `error` would read as a failure.
+            if self.shared.dialect != Dialect::Hub {
+                self.remark("go during a search: stopping that search first");
+            }
             self.request_stop();
         }
         let id = self.shared.issued.load(SeqCst) + 1;
@@ -463,12 +566,12 @@ fn searcher<G: ProtocolGame>(
             Job::Parallelism(algorithm, threads) => engine.set_parallelism(algorithm, threads),
             Job::Hash(mib) => engine.set_hash(mib),
             Job::Clear => engine.clear(),
-            Job::IsReady => shared.out.line("readyok"),
+            Job::Say(line) => shared.out.line(line),
         }
     }
 }
 
-/// Runs one `go`: `info` after every iteration, then `bestmove`.
+/// Runs one `go`: `info` after every iteration, then `bestmove` (`done`).
 fn search<G: ProtocolGame>(engine: &mut Engine<G, G::Eval>, id: u64, go: &Go<G>, shared: &Shared) {
     let stop = engine.stop_handle();
     let start = Instant::now();
@@ -487,27 +590,25 @@ fn search<G: ProtocolGame>(engine: &mut Engine<G, G::Eval>, id: u64, go: &Go<G>,
     if go.wait_for_stop {
         shared.wait_for_stop(id);
     }
-    let elapsed = start.elapsed();
-    let nodes = result.as_ref().map_or(0, |r| r.stats.nodes);
-    shared.out.line(&format!(
-        "info nodes {nodes} nps {} time {}",
-        per_second(nodes, elapsed),
-        elapsed.as_millis()
-    ));
+    if dialect != Dialect::Hub {
+        let elapsed = start.elapsed();
+        let nodes = result.as_ref().map_or(0, |r| r.stats.nodes);
+        shared.out.line(&format!(
+            "info nodes {nodes} nps {} time {}",
+            per_second(nodes, elapsed),
+            elapsed.as_millis()
+        ));
+    }
     let mut best = result.as_ref().and_then(|r| r.best_move);
     if best.is_none_or(|mv| go.banned.contains(&mv)) {
         let depth = result.as_ref().map_or(1, |r| r.depth - 1).max(1);
         best = best_allowed(engine, &root, &allowed, depth, &go.banned);
     }
+    let pv = result.as_ref().map_or(&[][..], |r| &r.pv[..]);
+    let answer = dialect.best_move_line(&root, best, pv);
     // Free before answering: the GUI may send the next `go` at once.
     shared.finished.store(id, SeqCst);
-    match (best, dialect) {
-        (Some(mv), _) => shared
-            .out
-            .line(&format!("bestmove {}", dialect.move_text(&root, mv))),
-        (None, Dialect::Uci) => shared.out.line("bestmove 0000"),
-        (None, Dialect::Ucci) => shared.out.line("nobestmove"),
-    }
+    shared.out.line(&answer);
 }
 
 /// The legal moves of `pos` that are not banned.
@@ -537,8 +638,12 @@ fn best_allowed<G: ProtocolGame>(
         .map(|(mv, _)| mv)
 }
 
-/// `info depth … seldepth … score … nodes … nps … time … pv …` (UCI) or
-/// `info depth … score … time … nodes … pv …` (UCCI) for one iteration.
+/// `info depth … seldepth … score … nodes … nps … time … pv …` (UCI),
+/// `info depth … score … time … nodes … pv …` (UCCI) or `info depth=…
+/// score=… nodes=… time=… nps=… pv="…"` (Hub) for one iteration.
+///
+/// Hub's score is in men ([`hub_score_text`]), its time in seconds and its
+/// speed in millions of nodes per second, as Scan gives them.
 fn info_line<G: ProtocolGame>(dialect: Dialect, root: &G, r: &SearchResult<G::Move>) -> String {
     let mut pv = String::new();
     let mut pos = root.clone();
@@ -562,6 +667,16 @@ fn info_line<G: ProtocolGame>(dialect: Dialect, root: &G, r: &SearchResult<G::Mo
             "info depth {} score {} time {time} nodes {nodes} pv{pv}",
             r.depth, r.score
         ),
+        Dialect::Hub => {
+            let seconds = r.elapsed.as_secs_f64();
+            format!(
+                "info depth={} score={} nodes={nodes} time={seconds:.3} nps={:.2} pv=\"{}\"",
+                r.depth,
+                hub_score_text(r.score),
+                nodes as f64 / seconds.max(1e-3) / 1e6,
+                pv.trim_start(),
+            )
+        }
     }
 }
 
@@ -575,6 +690,21 @@ pub fn score_text(score: i32) -> String {
     } else {
         format!("cp {score}")
     }
+}
+
+/// The score in men (a man is 1.00), two decimals; a win `n` plies away
+/// as `100 - n / 100` (pydraughts reads more than 90 as a win).
+pub fn hub_score_text(score: i32) -> String {
+    let hundredths = if score >= WIN_BOUND {
+        10_000 - (WIN - score)
+    } else if score <= -WIN_BOUND {
+        -10_000 + (WIN + score)
+    } else {
+        score
+    };
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let h = hundredths.unsigned_abs();
+    format!("{sign}{}.{:02}", h / 100, h % 100)
 }
 
 /// Nodes per second, without dividing by zero.

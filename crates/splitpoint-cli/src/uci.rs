@@ -270,7 +270,7 @@ impl<G: ProtocolGame> Reader<G> {
             }
         };
         for &word in words.get(moves_at + 1..).unwrap_or(&[]) {
-            match pos.parse_uci_move(word) {
+            match pos.parse_protocol_move(word) {
                 Ok(mv) => pos = pos.play(mv),
                 Err(e) => {
                     out.info(&format!(
