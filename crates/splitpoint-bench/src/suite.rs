@@ -213,24 +213,26 @@ pub const EMBEDDED: [(&str, GameName, &str); 13] = [
     (
         "xiangqi",
         GameName::Xiangqi,
-        "12 xiangqi midgame positions, depth 8",
+        "12 xiangqi midgame positions, depth 8, normal mode",
     ),
     (
         "xiangqi-tiny",
         GameName::Xiangqi,
-        "3 xiangqi positions at depth 3, for tests",
+        "3 xiangqi positions at depth 3, exact mode, for tests",
     ),
 ];
 
 /// The depth of the embedded chess suites.
 const CHESS_DEPTH: i32 = 8;
 
-/// The depth of the embedded draughts suite: 0.3 s a position on average
-/// (0.04 to 0.9 s), serially in exact mode, in release.
+/// The depth of the embedded draughts suite: a third of a second a position
+/// on average (0.04 to 0.9 s), serially in exact mode, in release.
 const DRAUGHTS_DEPTH: i32 = 10;
 
-/// The depth of the embedded xiangqi suite: about a fifth of a second a
-/// position, serially in exact mode, in release.
+/// The depth of the embedded xiangqi suite: a third of a second a position,
+/// serially in normal mode, in release. (Exact mode at this depth takes 40
+/// times longer: its quiescence follows every check evasion with no table
+/// cutoffs.)
 const XIANGQI_DEPTH: i32 = 8;
 
 impl Suite {
@@ -277,24 +279,28 @@ impl Suite {
                 GameName::Draughts,
                 &draughts::MIDDLEGAMES,
                 DRAUGHTS_DEPTH,
+                true,
             )),
             "draughts-tiny" => Ok(Suite::positions(
                 "draughts-tiny",
                 GameName::Draughts,
                 &draughts::MIDDLEGAMES[..3],
                 4,
+                true,
             )),
             "xiangqi" => Ok(Suite::positions(
                 "xiangqi",
                 GameName::Xiangqi,
                 &xiangqi::MIDDLEGAMES,
                 XIANGQI_DEPTH,
+                false,
             )),
             "xiangqi-tiny" => Ok(Suite::positions(
                 "xiangqi-tiny",
                 GameName::Xiangqi,
                 &xiangqi::MIDDLEGAMES[..3],
                 3,
+                true,
             )),
             path if path.ends_with(".epd") => {
                 let text = std::fs::read_to_string(path)
@@ -361,20 +367,27 @@ impl Suite {
         let bk: Vec<EpdPosition> = bratko_kopec().into_iter().take(test_positions).collect();
         let mut suite = Suite::from_epd(name, &bk, depth);
         let middlegames = &chess::MIDDLEGAMES[..middlegames.min(chess::MIDDLEGAMES.len())];
-        let middlegames = Suite::positions(name, GameName::Chess, middlegames, depth);
+        let middlegames = Suite::positions(name, GameName::Chess, middlegames, depth, false);
         suite.positions.extend(middlegames.positions);
         suite
     }
 
-    /// An exact-mode suite of named positions (in the game's text form) with
-    /// no known answers, all searched to `depth`: a time-to-depth suite.
-    fn positions(name: &str, game: GameName, named: &[(&str, &str)], depth: i32) -> Suite {
+    /// A suite of named positions (in the game's text form) with no known
+    /// answers, all searched to `depth` in exact mode or not by default: a
+    /// time-to-depth suite.
+    fn positions(
+        name: &str,
+        game: GameName,
+        named: &[(&str, &str)],
+        depth: i32,
+        exact: bool,
+    ) -> Suite {
         Suite {
             name: name.to_string(),
             game,
             kind: SuiteKind::Depth(depth),
             goals: false,
-            exact: true,
+            exact,
             positions: named
                 .iter()
                 .map(|&(id, text)| SuitePosition {

@@ -25,9 +25,10 @@ use crate::{check_hash, stdout};
 ///
 /// Every answer is checked: against the suite's known scores and best moves,
 /// and in exact mode against serial search. A wrong answer is listed and
-/// makes the exit status 1. Suites run in exact mode, except chess suites,
-/// which run in normal mode (the selective search chess engines are measured
-/// with) and count how many of their best moves each configuration finds.
+/// makes the exit status 1. Suites run in exact mode, except the chess and
+/// xiangqi suites, which run in normal mode (the selective search such
+/// engines are measured with); chess test suites count how many of their best
+/// moves each configuration finds.
 ///
 /// Writes results.json (every measurement, the machine, the build, the git
 /// commit), speedup.svg, speedup.png and time_vs_depth.svg into --out.
@@ -70,12 +71,12 @@ pub struct BenchArgs {
 
     /// Normal mode (table cutoffs, aspiration windows, the game's forward
     /// pruning) instead of exact mode; scores that then differ from serial
-    /// are reported, not failed [default for chess suites]
+    /// are reported, not failed [default for the chess and xiangqi suites]
     #[arg(long, conflicts_with = "exact")]
     pub normal: bool,
 
     /// Exact mode: every score must equal serial search's [default, except
-    /// for chess suites]
+    /// for the chess and xiangqi suites]
     #[arg(long)]
     pub exact: bool,
 
@@ -120,7 +121,7 @@ Examples:
   splitpoint bench --algos serial,ybw,dts --threads 1,2,4,8
   splitpoint bench --game chess                     Bratko-Kopec and middlegames, depth 8
   splitpoint bench --game draughts --algos workloads,ybw --threads 1,2
-  splitpoint bench --game xiangqi --runs 1          12 midgames, depth 8, exact
+  splitpoint bench --game xiangqi --runs 1          12 midgames, depth 8, normal mode
   splitpoint bench --game synthetic --normal --out results/";
 
 /// Parses `--algos`.
