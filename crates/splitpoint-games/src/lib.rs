@@ -13,6 +13,9 @@ pub mod synthetic;
 #[cfg(feature = "xiangqi")]
 pub mod xiangqi;
 
+#[cfg(any(feature = "chess", feature = "draughts", feature = "xiangqi"))]
+mod named;
+
 /// The README's code, compiled and run as a doctest so it stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]

@@ -28,7 +28,7 @@ pub use parallel::pv_split::testing as pv_split_testing;
 pub use engine::{Engine, Limits, MAX_DEPTH, SearchResult, StopHandle};
 pub use game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList, Outcome, ParseError};
 pub use node::NodeType;
-pub use oracle::perft;
+pub use oracle::{perft, perft_exact_depth};
 pub use parallel::{Algorithm, UnknownAlgorithm};
 pub use score::{INFINITY, Score, WIN, WIN_BOUND, from_table, is_decisive, to_table};
 pub use stats::Stats;

@@ -75,19 +75,52 @@ fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score 
 /// assert_eq!(perft(&Nim(3), 3), 3);
 /// ```
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    count_leaves(pos, depth, 1)
+}
+
+/// The number of positions exactly `depth` plies below `pos`, as the
+/// published perft tables of chess, draughts and xiangqi count them: a game
+/// with no move before the last ply adds nothing (where [`perft`] counts it
+/// as one leaf).
+///
+/// ```
+/// # use splitpoint::{Game, MoveList, Outcome, ParseError, perft_exact_depth};
+/// # #[derive(Clone)] struct Nim(u8);
+/// # impl Game for Nim {
+/// #     type Move = u8;
+/// #     fn generate_moves(&self, m: &mut MoveList<u8>) { for t in 1..=self.0.min(2) { m.push(t) } }
+/// #     fn play(&self, t: u8) -> Self { Nim(self.0 - t) }
+/// #     fn hash(&self) -> u64 { self.0 as u64 }
+/// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
+/// #     fn move_key(t: u8) -> u16 { t as u16 }
+/// #     fn parse_position(s: &str) -> Result<Self, ParseError> { s.parse().map(Nim).map_err(|_| ParseError::new("count")) }
+/// #     fn position_text(&self) -> String { self.0.to_string() }
+/// #     fn parse_move(&self, s: &str) -> Result<u8, ParseError> { s.parse().map_err(|_| ParseError::new("take")) }
+/// #     fn move_text(&self, t: u8) -> String { t.to_string() }
+/// # }
+/// // Nim with 3 stones, take 1 or 2: only 1-1-1 lasts three plies.
+/// assert_eq!(perft_exact_depth(&Nim(3), 3), 1);
+/// ```
+pub fn perft_exact_depth<G: Game>(pos: &G, depth: u32) -> u64 {
+    count_leaves(pos, depth, 0)
+}
+
+/// Leaves `depth` plies below `pos`, a game that ends sooner counting
+/// `finished`.
+fn count_leaves<G: Game>(pos: &G, depth: u32, finished: u64) -> u64 {
     if depth == 0 {
         return 1;
     }
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
     if moves.is_empty() {
-        return 1;
+        return finished;
     }
     if depth == 1 {
         return moves.len() as u64;
     }
     moves
         .iter()
-        .map(|&mv| perft(&pos.play(mv), depth - 1))
+        .map(|&mv| count_leaves(&pos.play(mv), depth - 1, finished))
         .sum()
 }

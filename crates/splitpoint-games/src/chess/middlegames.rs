@@ -3,7 +3,6 @@
 //! king safety (opposite-side castling, closed centres, open files).
 
 use super::position::Chess;
-use splitpoint::Game;
 
 /// The suite: a name and a FEN each.
 pub const MIDDLEGAMES: [(&str, &str); 10] = [
@@ -54,15 +53,7 @@ pub const MIDDLEGAMES: [(&str, &str); 10] = [
 /// # Panics
 /// Only if a FEN above is malformed, which a unit test rules out.
 pub fn middlegames() -> Vec<(&'static str, Chess)> {
-    MIDDLEGAMES
-        .iter()
-        .map(|&(name, fen)| {
-            (
-                name,
-                Chess::parse_position(fen).unwrap_or_else(|e| panic!("{name}: {e}")),
-            )
-        })
-        .collect()
+    crate::named::parse_named(&MIDDLEGAMES)
 }
 
 #[cfg(test)]
@@ -71,10 +62,6 @@ mod tests {
 
     #[test]
     fn suite_parses_and_round_trips() {
-        for (name, pos) in middlegames() {
-            let fen = MIDDLEGAMES.iter().find(|m| m.0 == name).map(|m| m.1);
-            assert_eq!(Some(pos.position_text().as_str()), fen);
-            assert!(pos.outcome().is_none());
-        }
+        crate::named::check_round_trip::<Chess>(&MIDDLEGAMES);
     }
 }

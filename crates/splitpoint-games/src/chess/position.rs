@@ -404,16 +404,5 @@ impl Game for Chess {
 /// instead counts a finished game as one leaf (the convention of games with
 /// passes), so it differs from these tables by the games that end early.
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&mv| perft(&pos.play(mv), depth - 1))
-        .sum()
+    splitpoint::perft_exact_depth(pos, depth)
 }

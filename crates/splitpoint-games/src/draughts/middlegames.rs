@@ -5,7 +5,6 @@
 //! move had no capture.
 
 use super::position::Draughts;
-use splitpoint::Game;
 
 /// The suite: a name (the seeded game and ply it comes from) and a PDN FEN each.
 pub const MIDDLEGAMES: [(&str, &str); 12] = [
@@ -64,15 +63,7 @@ pub const MIDDLEGAMES: [(&str, &str); 12] = [
 /// # Panics
 /// Only if a FEN above is malformed, which a unit test rules out.
 pub fn middlegames() -> Vec<(&'static str, Draughts)> {
-    MIDDLEGAMES
-        .iter()
-        .map(|&(name, fen)| {
-            (
-                name,
-                Draughts::parse_position(fen).unwrap_or_else(|e| panic!("{name}: {e}")),
-            )
-        })
-        .collect()
+    crate::named::parse_named(&MIDDLEGAMES)
 }
 
 #[cfg(test)]
@@ -81,9 +72,8 @@ mod tests {
 
     #[test]
     fn suite_parses_and_round_trips() {
-        for ((name, pos), (_, fen)) in middlegames().into_iter().zip(MIDDLEGAMES) {
-            assert_eq!(pos.position_text(), fen, "{name}");
-            assert!(pos.outcome().is_none(), "{name}");
+        crate::named::check_round_trip::<Draughts>(&MIDDLEGAMES);
+        for (name, pos) in middlegames() {
             assert_eq!(pos.white().count_ones(), pos.black().count_ones(), "{name}");
         }
     }

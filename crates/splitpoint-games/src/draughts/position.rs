@@ -754,16 +754,5 @@ impl Game for Draughts {
 /// assert_eq!(perft(&Draughts::start(), 3), 658);
 /// ```
 pub fn perft(pos: &Draughts, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&mv| perft(&pos.play(mv), depth - 1))
-        .sum()
+    splitpoint::perft_exact_depth(pos, depth)
 }

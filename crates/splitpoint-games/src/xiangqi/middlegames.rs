@@ -5,7 +5,6 @@
 //! nobody is in check.
 
 use super::position::Xiangqi;
-use splitpoint::Game;
 
 /// The suite: a name and a FEN each.
 pub const MIDDLEGAMES: [(&str, &str); 12] = [
@@ -64,15 +63,7 @@ pub const MIDDLEGAMES: [(&str, &str); 12] = [
 /// # Panics
 /// Only if a FEN above is malformed, which a unit test rules out.
 pub fn middlegames() -> Vec<(&'static str, Xiangqi)> {
-    MIDDLEGAMES
-        .iter()
-        .map(|&(name, fen)| {
-            (
-                name,
-                Xiangqi::parse_position(fen).unwrap_or_else(|e| panic!("{name}: {e}")),
-            )
-        })
-        .collect()
+    crate::named::parse_named(&MIDDLEGAMES)
 }
 
 #[cfg(test)]
@@ -81,10 +72,6 @@ mod tests {
 
     #[test]
     fn suite_parses_and_round_trips() {
-        for (name, pos) in middlegames() {
-            let fen = MIDDLEGAMES.iter().find(|m| m.0 == name).map(|m| m.1);
-            assert_eq!(Some(pos.position_text().as_str()), fen);
-            assert!(pos.outcome().is_none());
-        }
+        crate::named::check_round_trip::<Xiangqi>(&MIDDLEGAMES);
     }
 }

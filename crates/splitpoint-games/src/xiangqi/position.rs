@@ -1029,18 +1029,7 @@ impl Game for Xiangqi {
 /// through the [`Game`] API. A mate before the last ply adds nothing, as in
 /// the published tables; repetitions are not game ends here.
 pub fn perft(pos: &Xiangqi, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&mv| perft(&pos.play(mv), depth - 1))
-        .sum()
+    splitpoint::perft_exact_depth(pos, depth)
 }
 
 #[cfg(test)]
