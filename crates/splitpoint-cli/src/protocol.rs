@@ -757,3 +757,37 @@ impl Clock {
         self.budget() / 2
     }
 }
+
+/// The lines a protocol session writes when `input` is its whole input (for
+/// the protocols' session tests).
+#[cfg(test)]
+pub fn transcript(
+    session: fn(std::io::Cursor<Vec<u8>>, Box<dyn Write + Send>),
+    input: &str,
+) -> Vec<String> {
+    /// A `Write` the test can read after the session.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    let sink = Sink::default();
+    session(
+        std::io::Cursor::new(input.as_bytes().to_vec()),
+        Box::new(sink.clone()),
+    );
+    let bytes = sink.0.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}

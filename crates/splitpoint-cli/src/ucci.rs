@@ -332,36 +332,11 @@ fn duration(n: i64, millis: bool) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
-
     use super::*;
-
-    /// A `Write` the test can read after the session.
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Sink {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::protocol::transcript;
 
     fn run_session(input: &str) -> Vec<String> {
-        let sink = Sink::default();
-        session(
-            io::Cursor::new(input.as_bytes().to_vec()),
-            Box::new(sink.clone()),
-        );
-        let bytes = sink.0.lock().unwrap().clone();
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
+        transcript(session, input)
     }
 
     /// Red mates at once with a0a9 (or stalemates with the general).

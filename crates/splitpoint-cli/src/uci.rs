@@ -459,38 +459,13 @@ fn looks_like_a_move(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
-
     use splitpoint::WIN;
 
     use super::*;
-
-    /// A `Write` the test can read after the session.
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Sink {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::protocol::transcript;
 
     fn run_session(input: &str) -> Vec<String> {
-        let sink = Sink::default();
-        session(
-            io::Cursor::new(input.as_bytes().to_vec()),
-            Box::new(sink.clone()),
-        );
-        let bytes = sink.0.lock().unwrap().clone();
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
+        transcript(session, input)
     }
 
     #[test]
