@@ -37,7 +37,7 @@ use splitpoint_games::chess::{self, EpdPosition, bratko_kopec, parse_epd};
 use splitpoint_games::othello::ffo_positions;
 use splitpoint_games::{draughts, xiangqi};
 
-/// A game the bench knows.
+/// A game splitpoint plays: named on the command line, chosen by suites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameName {
@@ -95,16 +95,14 @@ impl fmt::Display for GameName {
 impl FromStr for GameName {
     type Err = String;
 
+    /// A game by its name, in any case.
     fn from_str(s: &str) -> Result<Self, String> {
         GameName::ALL
             .into_iter()
-            .find(|g| g.name() == s)
+            .find(|g| g.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 let names: Vec<&str> = GameName::ALL.iter().map(|g| g.name()).collect();
-                format!(
-                    "unknown game '{s}' for the bench (expected {})",
-                    names.join(", ")
-                )
+                format!("unknown game '{s}' (known games: {})", names.join(", "))
             })
     }
 }

@@ -7,10 +7,11 @@ use std::process::ExitCode;
 use clap::Args;
 use splitpoint::Algorithm;
 use splitpoint_bench::machine::cores;
-use splitpoint_bench::suite::{EMBEDDED, GameName, Suite, SuiteKind, parse_depth};
+use splitpoint_bench::suite::{EMBEDDED, Suite, SuiteKind, parse_depth};
 use splitpoint_bench::{BenchOptions, run};
 
 use crate::error::{Error, Result};
+use crate::games::parse_game;
 use crate::{check_hash, stdout};
 
 /// Measure every parallel algorithm: time, speedup, nodes and NPS for 1..N threads
@@ -155,7 +156,7 @@ pub fn parse_threads(text: &str) -> Result<Vec<usize>> {
 
 /// Runs the bench.
 pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
-    let game: GameName = args.game.parse().map_err(Error::input)?;
+    let game = parse_game(&args.game)?;
     let name = args
         .suite
         .clone()

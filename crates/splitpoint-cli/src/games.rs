@@ -1,13 +1,12 @@
 //! The games the command line knows, and what it needs to know about each.
 //!
-//! Commands are written once, generic over [`CliGame`]; [`GameName::dispatch`]
-//! picks the type. Adding a game is a variant of [`GameName`], its name, one
-//! arm in `dispatch` and an `impl CliGame`.
-
-use std::fmt;
-use std::str::FromStr;
+//! Commands are written once, generic over [`CliGame`]; [`dispatch`] picks
+//! the type from a [`GameName`] (the laboratory's list of games). Adding a
+//! game is a variant of `GameName`, one arm in `dispatch` and an `impl
+//! CliGame`.
 
 use splitpoint::{Evaluator, Game, MoveList};
+pub use splitpoint_bench::suite::GameName;
 use splitpoint_games::chess::{Chess, ChessEval};
 use splitpoint_games::draughts::{Draughts, DraughtsEval};
 use splitpoint_games::othello::{Othello, OthelloEval};
@@ -104,7 +103,7 @@ impl CliGame for Synthetic {
     }
 }
 
-/// A command generic over the game, run by [`GameName::dispatch`].
+/// A command generic over the game, run by [`dispatch`].
 pub trait GameCommand {
     /// What the command returns.
     type Output;
@@ -113,75 +112,20 @@ pub trait GameCommand {
     fn run<G: CliGame>(self) -> Self::Output;
 }
 
-/// A game named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameName {
-    /// Othello (Reversi).
-    Othello,
-    /// Synthetic trees of known value.
-    Synthetic,
-    /// Chess.
-    Chess,
-    /// International (Polish) draughts, 10×10.
-    Draughts,
-    /// Xiangqi (Chinese chess).
-    Xiangqi,
-}
-
-impl GameName {
-    /// Every game, in the order help texts list them.
-    pub const ALL: [GameName; 5] = [
-        GameName::Othello,
-        GameName::Synthetic,
-        GameName::Chess,
-        GameName::Draughts,
-        GameName::Xiangqi,
-    ];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameName::Othello => "othello",
-            GameName::Synthetic => "synthetic",
-            GameName::Chess => "chess",
-            GameName::Draughts => "draughts",
-            GameName::Xiangqi => "xiangqi",
-        }
-    }
-
-    /// Runs `command` on this game.
-    pub fn dispatch<C: GameCommand>(self, command: C) -> C::Output {
-        match self {
-            GameName::Othello => command.run::<Othello>(),
-            GameName::Synthetic => command.run::<Synthetic>(),
-            GameName::Chess => command.run::<Chess>(),
-            GameName::Draughts => command.run::<Draughts>(),
-            GameName::Xiangqi => command.run::<Xiangqi>(),
-        }
+/// Runs `command` on the game `game` names.
+pub fn dispatch<C: GameCommand>(game: GameName, command: C) -> C::Output {
+    match game {
+        GameName::Othello => command.run::<Othello>(),
+        GameName::Synthetic => command.run::<Synthetic>(),
+        GameName::Chess => command.run::<Chess>(),
+        GameName::Draughts => command.run::<Draughts>(),
+        GameName::Xiangqi => command.run::<Xiangqi>(),
     }
 }
 
-impl fmt::Display for GameName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GameName {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<Self> {
-        GameName::ALL
-            .into_iter()
-            .find(|g| g.name().eq_ignore_ascii_case(text))
-            .ok_or_else(|| {
-                let known: Vec<&str> = GameName::ALL.iter().map(|g| g.name()).collect();
-                Error::input(format!(
-                    "unknown game '{text}' (known games: {})",
-                    known.join(", ")
-                ))
-            })
-    }
+/// The game a command-line argument names.
+pub fn parse_game(text: &str) -> Result<GameName> {
+    text.parse().map_err(Error::input)
 }
 
 /// The position `--position` names (or the game's default), after the

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::error::{Error, Result};
-use crate::games::{CliGame, GameCommand, GameName, legal_moves, load_position};
+use crate::games::{CliGame, GameCommand, dispatch, legal_moves, load_position, parse_game};
 use crate::{PositionArgs, stdout};
 
 /// List the legal moves of a position, or of many read from standard input
@@ -35,8 +35,8 @@ pub struct MovesArgs {
 
 /// Runs `splitpoint moves`.
 pub fn run(args: &MovesArgs) -> Result<ExitCode> {
-    let game: GameName = args.game.parse()?;
-    game.dispatch(args)
+    let game = parse_game(&args.game)?;
+    dispatch(game, args)
 }
 
 impl GameCommand for &MovesArgs {

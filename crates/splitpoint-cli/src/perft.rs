@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::games::{CliGame, GameCommand, GameName, legal_moves, load_position};
+use crate::games::{CliGame, GameCommand, dispatch, legal_moves, load_position, parse_game};
 use crate::{PositionArgs, check_depth, report, stdout};
 
 /// Count the positions DEPTH plies below a position (move-generator check)
@@ -68,8 +68,8 @@ struct MoveCount {
 
 /// Runs `splitpoint perft`.
 pub fn run(args: &PerftArgs) -> Result<ExitCode> {
-    let game: GameName = args.game.parse()?;
-    game.dispatch(args)
+    let game = parse_game(&args.game)?;
+    dispatch(game, args)
 }
 
 impl GameCommand for &PerftArgs {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats};
 
 use crate::error::{Error, Result};
-use crate::games::{CliGame, GameCommand, GameName, line_text, load_position};
+use crate::games::{CliGame, GameCommand, dispatch, line_text, load_position, parse_game};
 use crate::{ParallelArgs, PositionArgs, check_depth, check_hash, report, stdout};
 
 /// Find the best move of a position
@@ -134,8 +134,8 @@ impl From<&Stats> for StatsJson {
 
 /// Runs `splitpoint search`.
 pub fn run(args: &SearchArgs) -> Result<ExitCode> {
-    let game: GameName = args.game.parse()?;
-    game.dispatch(args)
+    let game = parse_game(&args.game)?;
+    dispatch(game, args)
 }
 
 impl SearchArgs {

@@ -15,6 +15,7 @@ use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 
 use crate::error::{Error, Result};
+use crate::games::parse_game;
 use crate::{check_hash, stdout};
 
 /// Verify parallel search by games: two configurations must play identically
@@ -83,7 +84,7 @@ fn parse_config(flag: &str, text: &str) -> Result<Config> {
 
 /// Plays the games and reports them.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
-    let game: GameName = args.game.parse().map_err(Error::input)?;
+    let game = parse_game(&args.game)?;
     let name = args
         .suite
         .clone()

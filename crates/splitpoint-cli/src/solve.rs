@@ -13,7 +13,7 @@ use splitpoint_games::othello::{
 };
 
 use crate::error::{Error, Result};
-use crate::games::{GameName, line_text};
+use crate::games::{GameName, line_text, parse_game};
 use crate::{ParallelArgs, check_hash, report, stdout};
 
 /// The FFO position solved when none is given.
@@ -101,7 +101,7 @@ struct CheckJson {
 
 /// Runs `splitpoint solve`.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
-    let game: GameName = args.game.parse()?;
+    let game = parse_game(&args.game)?;
     if game != GameName::Othello {
         return Err(Error::input(format!(
             "solve: no exact solver for {game} yet (only othello)"
