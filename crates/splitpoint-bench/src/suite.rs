@@ -227,7 +227,7 @@ const CHESS_DEPTH: i32 = 8;
 /// on average (0.04 to 0.9 s), serially in exact mode, in release.
 const DRAUGHTS_DEPTH: i32 = 10;
 
-/// The depth of the embedded xiangqi suite: a third of a second a position,
+/// The depth of the embedded xiangqi suite: a fifth of a second a position,
 /// serially in normal mode, in release. (Exact mode at this depth takes 40
 /// times longer: its quiescence follows every check evasion with no table
 /// cutoffs.)

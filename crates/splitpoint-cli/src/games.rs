@@ -64,7 +64,7 @@ impl CliGame for Xiangqi {
     type Eval = XiangqiEval;
     const DEFAULT_POSITION: &'static str = "startpos";
 
-    /// Eight plies: a third of a second from a middlegame.
+    /// Eight plies: a fifth of a second from a middlegame.
     fn default_depth(&self) -> i32 {
         8
     }
