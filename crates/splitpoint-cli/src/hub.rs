@@ -29,7 +29,7 @@ use splitpoint_games::draughts::Draughts;
 use crate::error::Result;
 use crate::protocol::{
     AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, ENGINE, Go, MAX_HASH_MIB, MAX_THREADS,
-    Output, ProtocolGame, Session, Settings, VERSION, clip,
+    Output, ProtocolGame, Session, Settings, VERSION, clip, play_game,
 };
 
 /// Play international draughts over the Hub protocol on standard input and output
@@ -318,30 +318,15 @@ impl Reader {
             self.error("pos needs pos=…");
             return;
         };
-        let mut pos = match Draughts::parse_position(text) {
+        let pos = match Draughts::parse_position(text) {
             Ok(pos) => pos,
             Err(e) => {
                 self.error(&format!("pos ignored: {e}"));
                 return;
             }
         };
-        for word in get("moves").unwrap_or("").split_whitespace() {
-            match pos.parse_protocol_move(word) {
-                Ok(mv) => pos = pos.play(mv),
-                Err(e) => {
-                    self.error(&format!(
-                        "moves from '{}' on ignored: {}",
-                        clip(word),
-                        e.message
-                    ));
-                    break;
-                }
-            }
-        }
-        // The moves were the game: the search may now repeat a position of
-        // them once without calling it a draw.
-        pos.make_root();
-        self.position = pos;
+        let moves = get("moves").unwrap_or("").split_whitespace();
+        self.position = play_game(pos, moves, Draughts::parse_protocol_move, |t| self.error(t));
     }
 
     /// `go think|ponder|analyze`: a search of the current position at the

@@ -179,6 +179,62 @@ impl ProtocolGame for Draughts {
     }
 }
 
+/// The game's start position.
+pub fn start<G: ProtocolGame>() -> G {
+    G::parse_position(G::DEFAULT_POSITION).unwrap_or_else(|e| unreachable!("start position: {e}"))
+}
+
+/// Reads `startpos | fen FEN [moves M…]` (the `position` command of UCI and
+/// UCCI): the position it starts from and the words of its moves.
+///
+/// # Errors
+/// What is wrong with the words, for the user.
+pub fn position_and_moves<'w, G: ProtocolGame>(
+    words: &'w [&'w str],
+) -> Result<(G, &'w [&'w str]), String> {
+    let moves_at = words
+        .iter()
+        .position(|&w| w == "moves")
+        .unwrap_or(words.len());
+    let pos = match words.first() {
+        Some(&"startpos") if moves_at == 1 => start(),
+        Some(&"fen") => G::parse_position(&words[1..moves_at].join(" "))
+            .map_err(|e| format!("position ignored: {e}"))?,
+        _ => {
+            return Err("position needs 'startpos' or 'fen FEN', then optionally 'moves …'".into());
+        }
+    };
+    Ok((pos, words.get(moves_at + 1..).unwrap_or(&[])))
+}
+
+/// Plays the game's moves from `pos`, each read by `read_move`; the first
+/// that is no legal move ends the list there (the moves before it stand) and
+/// is reported through `remark`. The moves were the game: the result is
+/// made the root, so the search may repeat a position of them once without
+/// calling it a draw.
+pub fn play_game<'w, G: ProtocolGame>(
+    mut pos: G,
+    moves: impl IntoIterator<Item = &'w str>,
+    read_move: impl Fn(&G, &str) -> Result<G::Move, ParseError>,
+    remark: impl Fn(&str),
+) -> G {
+    for word in moves {
+        match read_move(&pos, word) {
+            Ok(mv) => pos = pos.play(mv),
+            Err(e) => {
+                remark(&format!(
+                    "moves from '{}' on ignored: {}",
+                    clip(word),
+                    e.message
+                ));
+                break;
+            }
+        }
+    }
+    pos.make_root();
+    pos
+}
+
 /// The first legal move, if any.
 pub fn first_move<G: Game>(pos: &G) -> Option<G::Move> {
     let mut moves = MoveList::new();

@@ -21,7 +21,7 @@ use splitpoint_games::xiangqi::{Move, Xiangqi};
 use crate::error::Result;
 use crate::protocol::{
     AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, Go, MAX_HASH_MIB, MAX_THREADS, NAME, Output,
-    Session, Settings, clip,
+    Session, Settings, clip, play_game, position_and_moves,
 };
 
 /// Play xiangqi over UCCI on standard input and output
@@ -185,41 +185,15 @@ impl Reader {
     /// as it was; a bad move ends the list there (the moves before it stand).
     /// Clears the banned moves.
     fn position(&mut self, words: &[&str]) {
-        let out = self.session.out();
-        let moves_at = words
-            .iter()
-            .position(|&w| w == "moves")
-            .unwrap_or(words.len());
-        let mut pos = match words.first() {
-            Some(&"startpos") if moves_at == 1 => Xiangqi::start(),
-            Some(&"fen") => match Xiangqi::parse_position(&words[1..moves_at].join(" ")) {
-                Ok(pos) => pos,
-                Err(e) => {
-                    out.info(&format!("position ignored: {e}"));
-                    return;
-                }
-            },
-            _ => {
-                out.info("position needs 'startpos' or 'fen FEN', then optionally 'moves …'");
-                return;
+        match position_and_moves::<Xiangqi>(words) {
+            Ok((pos, moves)) => {
+                self.position = play_game(pos, moves.iter().copied(), Xiangqi::parse_move, |t| {
+                    self.session.remark(t)
+                });
+                self.banned.clear();
             }
-        };
-        for &word in words.get(moves_at + 1..).unwrap_or(&[]) {
-            match pos.parse_move(word) {
-                Ok(mv) => pos = pos.play(mv),
-                Err(e) => {
-                    out.info(&format!(
-                        "moves from '{}' on ignored: {}",
-                        clip(word),
-                        e.message
-                    ));
-                    break;
-                }
-            }
+            Err(e) => self.session.remark(&e),
         }
-        pos.make_root();
-        self.position = pos;
-        self.banned.clear();
     }
 
     /// `banmoves M…`: these root moves are not to be played. An illegal

@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::protocol::score_text;
 use crate::protocol::{
     AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, Go, MAX_HASH_MIB, MAX_THREADS, NAME, Output,
-    ProtocolGame, Session, Settings, clip,
+    ProtocolGame, Session, Settings, clip, play_game, position_and_moves, start,
 };
 #[cfg(test)]
 use splitpoint::Game;
@@ -250,42 +250,15 @@ impl<G: ProtocolGame> Reader<G> {
     /// `position startpos|fen FEN [moves M…]`. A bad FEN leaves the position
     /// as it was; a bad move ends the list there (the moves before it stand).
     fn position(&mut self, words: &[&str]) {
-        let out = self.session.out();
-        let moves_at = words
-            .iter()
-            .position(|&w| w == "moves")
-            .unwrap_or(words.len());
-        let mut pos = match words.first() {
-            Some(&"startpos") if moves_at == 1 => start::<G>(),
-            Some(&"fen") => match G::parse_position(&words[1..moves_at].join(" ")) {
-                Ok(pos) => pos,
-                Err(e) => {
-                    out.info(&format!("position ignored: {e}"));
-                    return;
-                }
-            },
-            _ => {
-                out.info("position needs 'startpos' or 'fen FEN', then optionally 'moves …'");
-                return;
+        match position_and_moves::<G>(words) {
+            Ok((pos, moves)) => {
+                self.position =
+                    play_game(pos, moves.iter().copied(), G::parse_protocol_move, |t| {
+                        self.session.remark(t)
+                    });
             }
-        };
-        for &word in words.get(moves_at + 1..).unwrap_or(&[]) {
-            match pos.parse_protocol_move(word) {
-                Ok(mv) => pos = pos.play(mv),
-                Err(e) => {
-                    out.info(&format!(
-                        "moves from '{}' on ignored: {}",
-                        clip(word),
-                        e.message
-                    ));
-                    break;
-                }
-            }
+            Err(e) => self.session.remark(&e),
         }
-        // The moves were the game: the search may now repeat a position of
-        // them once without calling it a draw.
-        pos.make_root();
-        self.position = pos;
     }
 
     fn go(&mut self, words: &[&str]) {
@@ -310,11 +283,6 @@ impl<G: ProtocolGame> Reader<G> {
             banned: Vec::new(),
         });
     }
-}
-
-/// The variant's start position.
-fn start<G: ProtocolGame>() -> G {
-    G::parse_position(G::DEFAULT_POSITION).unwrap_or_else(|e| unreachable!("start position: {e}"))
 }
 
 /// The parameters of `go`.
