@@ -436,7 +436,8 @@ impl<G: Game> Worker<G> {
             debug_assert!(false, "position with no outcome and no moves");
             return ctx.eval.evaluate(pos);
         }
-        let mut keys = self.order_keys(ctx, pos, &moves, tt_move, ply);
+        let mut keys = ArrayVec::new();
+        self.order_keys(ctx, pos, &moves, tt_move, ply, &mut keys);
 
         // Step 6. Search the moves, best first.
         let node = NodeSearch {
@@ -613,7 +614,8 @@ impl<G: Game> Worker<G> {
         beta: Score,
         ply: usize,
     ) -> Score {
-        let mut keys = self.order_keys(ctx, pos, &moves, NO_MOVE, ply);
+        let mut keys = ArrayVec::new();
+        self.order_keys(ctx, pos, &moves, NO_MOVE, ply, &mut keys);
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
             let score = -self.quiescence(ctx, &pos.play(moves[i]), -beta, -alpha, ply + 1);
@@ -633,8 +635,9 @@ impl<G: Game> Worker<G> {
         best
     }
 
-    /// Ordering keys, largest first: the table move, then the evaluator's
-    /// hints, ties broken by killers, then history.
+    /// Writes the moves' ordering keys into `keys` (a buffer of the caller's,
+    /// not a 2 KiB return value): largest first the table move, then the
+    /// evaluator's hints, ties broken by killers, then history.
     #[inline]
     pub(crate) fn order_keys<E: Evaluator<G>>(
         &self,
@@ -643,31 +646,29 @@ impl<G: Game> Worker<G> {
         moves: &MoveList<G::Move>,
         tt_move: u16,
         ply: usize,
-    ) -> ArrayVec<i64, MAX_MOVES> {
+        keys: &mut ArrayVec<i64, MAX_MOVES>,
+    ) {
         let mut hints = ArrayVec::<i32, MAX_MOVES>::new();
         hints.extend(std::iter::repeat_n(0, moves.len()));
         ctx.eval.order_moves(pos, moves, &mut hints);
         let killers = &self.killers[ply];
-        moves
-            .iter()
-            .zip(&hints)
-            .map(|(&mv, &hint)| {
-                let key = G::move_key(mv);
-                if key == tt_move {
-                    return i64::MAX;
-                }
-                let killer = if killers[0] == Some(mv) {
-                    2
-                } else if killers[1] == Some(mv) {
-                    1
-                } else {
-                    0
-                };
-                ((hint as i64) << 24)
-                    + (killer << 21)
-                    + self.history[key as usize % HISTORY_SIZE] as i64
-            })
-            .collect()
+        keys.clear();
+        keys.extend(moves.iter().zip(&hints).map(|(&mv, &hint)| {
+            let key = G::move_key(mv);
+            if key == tt_move {
+                return i64::MAX;
+            }
+            let killer = if killers[0] == Some(mv) {
+                2
+            } else if killers[1] == Some(mv) {
+                1
+            } else {
+                0
+            };
+            ((hint as i64) << 24)
+                + (killer << 21)
+                + self.history[key as usize % HISTORY_SIZE] as i64
+        }));
     }
 
     /// A move reached beta: count it, and teach killers and history.

@@ -785,7 +785,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             debug_assert!(false, "position with no outcome and no moves");
             return Flow::Return(ctx.eval.evaluate(&f.pos));
         }
-        f.keys = worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply);
+        worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, &mut f.keys);
 
         // Step 6. The move loop starts.
         f.orig_alpha = f.alpha;
