@@ -15,6 +15,8 @@ pub mod xiangqi;
 
 #[cfg(any(feature = "chess", feature = "draughts", feature = "xiangqi"))]
 mod named;
+#[cfg(any(feature = "chess", feature = "draughts", feature = "xiangqi"))]
+mod repetition;
 
 /// The README's code, compiled and run as a doctest so it stays true.
 #[cfg(doctest)]

@@ -3,6 +3,8 @@
 //! algorithm, and the selective search of normal mode.
 #![cfg(feature = "chess")]
 
+mod common;
+use common::{Rng, damage};
 use splitpoint::oracle::negamax;
 use splitpoint::testing::iterative_vs_recursive;
 use splitpoint::{
@@ -35,18 +37,6 @@ fn legal(pos: &Chess) -> MoveList<Move> {
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
     moves
-}
-
-/// A small deterministic generator (xorshift64*), so the tests need no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
 }
 
 // ---------------------------------------------------------------- perft
@@ -163,19 +153,8 @@ fn damaged_fens_are_refused_or_usable() {
     let mut usable = 0;
     for base in [START_FEN, KIWIPETE, POSITION_3, POSITION_4, POSITION_5] {
         for _ in 0..3000 {
-            let mut bytes = base.as_bytes().to_vec();
-            for _ in 0..1 + rng.below(3) {
-                let i = rng.below(bytes.len());
-                let c = ALPHABET[rng.below(ALPHABET.len())];
-                match rng.below(3) {
-                    0 => bytes[i] = c,
-                    1 => {
-                        bytes.remove(i);
-                    }
-                    _ => bytes.insert(i, c),
-                }
-            }
-            let Ok(pos) = Chess::parse_position(&String::from_utf8_lossy(&bytes)) else {
+            let text = damage(base, ALPHABET, &mut rng);
+            let Ok(pos) = Chess::parse_position(&text) else {
                 continue;
             };
             usable += 1;

@@ -3,6 +3,8 @@
 //! negamax oracle for every algorithm at several thread counts.
 #![cfg(feature = "draughts")]
 
+mod common;
+use common::{Rng, damage};
 use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, WIN_BOUND};
 use splitpoint_games::draughts::{
@@ -33,18 +35,6 @@ fn play_line(pos: &Draughts, moves: &str) -> Draughts {
         let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
         p.play(mv)
     })
-}
-
-/// A small deterministic generator (xorshift64*), so the tests need no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
 }
 
 /// A position after `plies` seeded random moves from the start (fewer if the
@@ -424,19 +414,8 @@ fn damaged_fens_are_refused_or_usable() {
         "B:W23,32,37-40,44-47,49,50:B1-11,13-15,21,35,K26",
     ] {
         for _ in 0..3000 {
-            let mut bytes = base.as_bytes().to_vec();
-            for _ in 0..1 + rng.below(3) {
-                let i = rng.below(bytes.len());
-                let c = ALPHABET[rng.below(ALPHABET.len())];
-                match rng.below(3) {
-                    0 => bytes[i] = c,
-                    1 => {
-                        bytes.remove(i);
-                    }
-                    _ => bytes.insert(i, c),
-                }
-            }
-            let Ok(pos) = Draughts::parse_position(&String::from_utf8_lossy(&bytes)) else {
+            let text = damage(base, ALPHABET, &mut rng);
+            let Ok(pos) = Draughts::parse_position(&text) else {
                 continue;
             };
             usable += 1;

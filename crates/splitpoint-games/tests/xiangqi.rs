@@ -3,6 +3,8 @@
 //! sets, and exact-mode search against the negamax oracle for every algorithm.
 #![cfg(feature = "xiangqi")]
 
+mod common;
+use common::{Rng, damage};
 use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, from_table};
 use splitpoint_games::xiangqi::{
@@ -77,18 +79,6 @@ fn squares(list: &str) -> Vec<String> {
     let mut v: Vec<String> = list.split_whitespace().map(str::to_string).collect();
     v.sort();
     v
-}
-
-/// A small deterministic generator (xorshift64*), so the tests need no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
 }
 
 // ---------------------------------------------------------------- perft
@@ -225,19 +215,8 @@ fn damaged_fens_are_refused_or_usable() {
     ];
     for base in bases {
         for _ in 0..3000 {
-            let mut bytes = base.as_bytes().to_vec();
-            for _ in 0..1 + rng.below(3) {
-                let i = rng.below(bytes.len());
-                let c = ALPHABET[rng.below(ALPHABET.len())];
-                match rng.below(3) {
-                    0 => bytes[i] = c,
-                    1 => {
-                        bytes.remove(i);
-                    }
-                    _ => bytes.insert(i, c),
-                }
-            }
-            let Ok(pos) = Xiangqi::parse_position(&String::from_utf8_lossy(&bytes)) else {
+            let text = damage(base, ALPHABET, &mut rng);
+            let Ok(pos) = Xiangqi::parse_position(&text) else {
                 continue;
             };
             usable += 1;

@@ -6,6 +6,7 @@ use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 use splitpoint::{Game, MoveList, Outcome, ParseError};
 
 use super::san;
+use crate::repetition::repeat_distance;
 
 /// How many earlier positions a [`Chess`] value remembers for repetitions.
 ///
@@ -90,26 +91,8 @@ impl Chess {
 
     /// Whether this position ends the game by repetition (see [`Chess`]).
     pub fn is_repetition(&self) -> bool {
-        let hash = self.board.hash();
-        let (len, game_len) = (self.len as usize, self.game_len as usize);
-        let mut game_hits = 0;
-        // The same side moves every second ply, and a position cannot recur
-        // before four plies have passed.
-        let mut distance = 4;
-        while distance <= len {
-            let i = len - distance;
-            if self.history[i] == hash {
-                if i >= game_len {
-                    return true;
-                }
-                game_hits += 1;
-                if game_hits == 2 {
-                    return true;
-                }
-            }
-            distance += 2;
-        }
-        false
+        let history = &self.history[..self.len as usize];
+        repeat_distance(history, self.board.hash(), self.game_len as usize).is_some()
     }
 
     /// Remembers `hash` as the position before this one, forgetting the

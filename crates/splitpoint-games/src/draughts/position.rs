@@ -8,6 +8,7 @@ use splitpoint::{Game, MoveList, Outcome, ParseError};
 
 use super::board::{Bits, DIRS, Dir, PIECE_KEYS, SIDE_KEY, SQUARES, bit_of, row, square_of, step};
 use super::notation;
+use crate::repetition::repeat_distance;
 
 /// How many earlier positions a [`Draughts`] value remembers for repetitions.
 ///
@@ -315,25 +316,8 @@ impl Draughts {
 
     /// Whether this position ends the game by repetition (see [`Draughts`]).
     pub fn is_repetition(&self) -> bool {
-        let (len, game_len) = (self.len as usize, self.game_len as usize);
-        let mut game_hits = 0;
-        // The same side moves every second ply, and a position cannot recur
-        // before four plies have passed.
-        let mut distance = 4;
-        while distance <= len {
-            let i = len - distance;
-            if self.history[i] == self.hash {
-                if i >= game_len {
-                    return true;
-                }
-                game_hits += 1;
-                if game_hits == 2 {
-                    return true;
-                }
-            }
-            distance += 2;
-        }
-        false
+        let history = &self.history[..self.len as usize];
+        repeat_distance(history, self.hash, self.game_len as usize).is_some()
     }
 
     /// Whether a draw rule other than repetition has ended the game.

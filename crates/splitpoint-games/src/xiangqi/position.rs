@@ -9,6 +9,7 @@ use super::tables::{
     ADVISOR, BLACK_TO_MOVE, ELEPHANT, FILES, GENERAL, HORSE, HORSE_ATTACKERS, RANKS, RAY_LEN, RAYS,
     SQUARES, ZOBRIST, in_palace, red_half,
 };
+use crate::repetition::repeat_distance;
 
 /// How many earlier positions a [`Xiangqi`] value remembers for repetitions.
 ///
@@ -342,22 +343,9 @@ impl Xiangqi {
     /// How the game ends by repetition here, if it does (see [`Xiangqi`]),
     /// from the side to move's view.
     pub fn repetition(&self) -> Option<Outcome> {
-        let (len, game_len) = (self.len as usize, self.game_len as usize);
-        let mut game_hits = 0;
-        // The same side moves every second ply, and a position cannot recur
-        // before four plies have passed.
-        let mut distance = 4;
-        while distance <= len {
-            let i = len - distance;
-            if self.history[i] == self.hash {
-                game_hits += usize::from(i < game_len);
-                if i >= game_len || game_hits == 2 {
-                    return Some(self.cycle_outcome(distance));
-                }
-            }
-            distance += 2;
-        }
-        None
+        let history = &self.history[..self.len as usize];
+        repeat_distance(history, self.hash, self.game_len as usize)
+            .map(|distance| self.cycle_outcome(distance))
     }
 
     /// The result of a repetition `distance` plies long. The positions at odd
