@@ -25,6 +25,37 @@ use std::sync::{
     atomic::{AtomicUsize, Ordering::SeqCst, fence},
 };
 
+/// How a waiting thread backs off: spin a few turns (the thread it waits
+/// for is most likely running and nearly done), then sleep in an
+/// [`IdleSleep`] until woken. Never an unbounded spin and no `yield_now`:
+/// with more threads than cores the thread waited for may be off its core,
+/// and only a sleep surely hands the core over to it.
+#[derive(Default)]
+pub(crate) struct Backoff {
+    turns: u32,
+}
+
+impl Backoff {
+    /// Turns spent spinning before the first sleep.
+    const SPINS: u32 = 64;
+
+    /// Starts over: there was progress.
+    pub(crate) fn reset(&mut self) {
+        self.turns = 0;
+    }
+
+    /// One turn of waiting: spin, or sleep in `sleep` until woken or
+    /// `timeout`, unless `ready()` says the wait is over.
+    pub(crate) fn snooze(&mut self, sleep: &IdleSleep, timeout: Duration, ready: impl Fn() -> bool) {
+        if self.turns < Self::SPINS {
+            self.turns += 1;
+            std::hint::spin_loop();
+        } else {
+            sleep.sleep_unless(timeout, ready);
+        }
+    }
+}
+
 /// Sleeping idle threads and how to wake them.
 #[derive(Default)]
 pub(crate) struct IdleSleep {

@@ -20,7 +20,7 @@ use crossbeam_utils::CachePadded;
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::hook::{NodeHook, SplitNode};
-use crate::parallel::idle::IdleSleep;
+use crate::parallel::idle::{Backoff, IdleSleep};
 use crate::score::{INFINITY, Score};
 use crate::search::{SearchContext, Worker, pick_best};
 
@@ -28,6 +28,12 @@ use crate::search::{SearchContext, Worker, pick_best};
 pub const SPLITS_PER_THREAD: usize = 8;
 /// "No split point".
 const NONE: usize = usize::MAX;
+/// Longest sleep of an idle helper between looks for work (a safety net:
+/// publishers wake sleepers).
+const IDLE_NAP: Duration = Duration::from_millis(2);
+/// Longest sleep of an owner waiting for its helpers (a safety net: the
+/// last helper to leave wakes it).
+const OWNER_NAP: Duration = Duration::from_millis(1);
 /// Ordering keys at or above this are promising moves (table move, evaluator
 /// hints above zero, killers): strong YBW searches them before splitting a
 /// CUT node.
@@ -138,6 +144,8 @@ pub struct Splitter<G: Game> {
     done: AtomicBool,
     /// Where idle helpers sleep.
     sleep: IdleSleep,
+    /// Where owners sleep while their helpers finish.
+    owners: IdleSleep,
 }
 
 impl<G: Game> Splitter<G> {
@@ -159,6 +167,7 @@ impl<G: Game> Splitter<G> {
             idle: AtomicUsize::new(0),
             done: AtomicBool::new(false),
             sleep: IdleSleep::default(),
+            owners: IdleSleep::default(),
         }
     }
 
@@ -236,12 +245,21 @@ impl<G: Game> Splitter<G> {
         worker.stats.splits += 1;
         self.wake_sleepers();
 
-        // Search moves like any helper, then help our helpers until they leave.
+        // Search moves like any helper. `work_at` returns with the split
+        // point closed, so nobody attaches from now on: wait for the helpers
+        // still here, helping below meanwhile.
         self.work_at(worker, ctx, id);
+        debug_assert!(!sp.open.load(Relaxed), "work_at returns with the split point closed");
+        let mut backoff = Backoff::default();
         while sp.workers.load(Acquire) > 1 {
-            if !self.help_below(worker, ctx, id) {
-                backoff();
+            if self.help_below(worker, ctx, id) {
+                backoff.reset();
+                continue;
             }
+            backoff.snooze(&self.owners, OWNER_NAP, || {
+                sp.workers.load(SeqCst) <= 1
+                    || self.find_open(|c| self.descends_from(c, id)).is_some()
+            });
         }
         me.current.store(sp.parent.load(Relaxed), Relaxed);
         me.used.store(slot, Relaxed);
@@ -307,6 +325,11 @@ impl<G: Game> Splitter<G> {
                 if !ctx.stop.load(Relaxed) {
                     worker.stats.aborted_nodes += worker.stats.nodes - nodes_before;
                 }
+                // A stop here, or a cutoff here or above, makes the moves
+                // left useless: close, so that nobody attaches to a split
+                // point its owner is about to release.
+                let _d = sp.lock();
+                sp.open.store(false, Relaxed);
                 return;
             }
             let mut d = sp.lock();
@@ -329,17 +352,24 @@ impl<G: Game> Splitter<G> {
         }
     }
 
-    /// Attaches to split point `id` and works there; false if it had closed.
+    /// Attaches to split point `id` and works there; false if it had closed
+    /// (or, with `below: Some(a)`, no longer lies below split point `a`).
     fn attach_and_work<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
         id: usize,
+        below: Option<usize>,
     ) -> bool {
         let sp = &self.split_points[id];
         {
             let d = sp.lock();
             if !sp.open.load(Relaxed) || sp.cutoff.load(Relaxed) || d.next >= d.moves.len() {
+                return false;
+            }
+            // Open under its lock, the split point is live, and so is every
+            // split point on its parent chain: the walk is exact here.
+            if below.is_some_and(|a| !self.descends_from(id, a)) {
                 return false;
             }
             sp.workers.fetch_add(1, Relaxed);
@@ -350,6 +380,7 @@ impl<G: Game> Splitter<G> {
         self.work_at(worker, ctx, id);
         me.current.store(saved, Relaxed);
         sp.workers.fetch_sub(1, Release);
+        self.owners.wake();
         worker.refresh_stopped(ctx);
         true
     }
@@ -362,15 +393,20 @@ impl<G: Game> Splitter<G> {
         id: usize,
     ) -> bool {
         match self.find_open(|candidate| self.descends_from(candidate, id)) {
-            Some(below) => self.attach_and_work(worker, ctx, below),
+            Some(candidate) => self.attach_and_work(worker, ctx, candidate, Some(id)),
             None => false,
         }
     }
 
     /// Whether split point `candidate` lies below split point `ancestor`.
+    /// `candidate` may be released and reused while we look, so its chain is
+    /// a hint (re-checked under the lock on attach) and the walk is bounded.
     fn descends_from(&self, candidate: usize, ancestor: usize) -> bool {
         let mut id = self.split_points[candidate].parent.load(Relaxed);
-        while id != NONE {
+        for _ in 0..self.split_points.len() {
+            if id == NONE {
+                return false;
+            }
             if id == ancestor {
                 return true;
             }
@@ -402,34 +438,27 @@ impl<G: Game> Splitter<G> {
     ) {
         let mut idle_since = Instant::now();
         self.idle.fetch_add(1, SeqCst);
-        let mut spins = 0u32;
+        let mut backoff = Backoff::default();
         while !self.done.load(Acquire) {
             if let Some(id) = self.find_open(|_| true) {
                 self.idle.fetch_sub(1, SeqCst);
                 worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
-                self.attach_and_work(worker, ctx, id);
+                let worked = self.attach_and_work(worker, ctx, id, None);
                 idle_since = Instant::now();
                 self.idle.fetch_add(1, SeqCst);
-                spins = 0;
-                continue;
+                // A split point that closed before we attached is no
+                // progress: keep backing off, never spin on it.
+                if worked {
+                    backoff.reset();
+                    continue;
+                }
             }
-            spins += 1;
-            if spins < 64 {
-                std::hint::spin_loop();
-            } else if spins < 96 {
-                std::thread::yield_now();
-            } else {
-                self.sleep_until_woken();
-            }
+            backoff.snooze(&self.sleep, IDLE_NAP, || {
+                self.done.load(SeqCst) || self.find_open(|_| true).is_some()
+            });
         }
         self.idle.fetch_sub(1, SeqCst);
         worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
-    }
-
-    fn sleep_until_woken(&self) {
-        self.sleep.sleep_unless(Duration::from_millis(2), || {
-            self.done.load(SeqCst) || self.find_open(|_| true).is_some()
-        });
     }
 
     fn wake_sleepers(&self) {
@@ -440,6 +469,7 @@ impl<G: Game> Splitter<G> {
     pub(crate) fn finish(&self) {
         self.done.store(true, SeqCst);
         self.sleep.wake_always();
+        self.owners.wake_always();
     }
 }
 
@@ -459,9 +489,4 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
     ) -> Option<(Score, Option<G::Move>)> {
         self.split(worker, ctx, node, moves, keys)
     }
-}
-
-/// A short pause for a master whose helpers are still busy.
-fn backoff() {
-    std::thread::yield_now();
 }
