@@ -15,6 +15,7 @@ mod report;
 mod search;
 mod selfplay;
 mod solve;
+mod stress;
 mod ucci;
 mod uci;
 
@@ -51,6 +52,7 @@ enum Command {
     Uci(uci::UciArgs),
     Ucci(ucci::UcciArgs),
     Hub(hub::HubArgs),
+    Stress(stress::StressArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -145,6 +147,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => uci::run(args),
         Command::Ucci(args) => ucci::run(args),
         Command::Hub(args) => hub::run(args),
+        Command::Stress(args) => stress::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,993 @@
+//! `splitpoint stress`: every algorithm × thread count × game, hammered with
+//! short searches and stops, in-process and through the engine protocols,
+//! under a watchdog.
+//!
+//! A search that outlives its limit by more than the grace period is a hang:
+//! the watchdog prints the case and the seed, dumps every thread of the hung
+//! process (its kernel state, and each stack through `gdb` when it is
+//! installed: what each worker waits on), and exits with status 3. An
+//! exact-mode search that disagrees with the serial search, or a protocol
+//! session that answers wrongly or dies, fails the run (exit 1) at the end.
+//! Between, it measures how fast stops are answered.
+//!
+//! CI runs it for a few minutes; run it for hours by hand
+//! (`splitpoint stress --seconds 14400`).
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use splitpoint::{Algorithm, Engine, Limits, Score};
+use splitpoint_bench::suite::Suite;
+
+use crate::error::{Error, Result};
+use crate::games::{CliGame, GameCommand, GameName, dispatch, parse_game};
+
+/// Hammer every algorithm with short searches and stops, under a watchdog
+///
+/// Loops until the time budget is spent: in random order over every game ×
+/// algorithm × thread count, it runs searches stopped after a random delay,
+/// searches with a random move time, and exact-mode searches to a small depth
+/// whose scores must equal the serial search's; then the same through each
+/// engine protocol (UCI for chess and xiangqi, UCCI, Hub), in long-lived
+/// engine processes. A search still running one grace period past its limit
+/// is a hang: the case, the seed and every thread's stack are printed and
+/// the run exits with status 3. A wrong score or a broken session exits with
+/// status 1. At the end: stop latencies (median and maximum) per algorithm
+/// and thread count.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  splitpoint stress --seconds 120                       what CI runs
+  splitpoint stress --seconds 14400 --threads 8,16      four hours, oversubscribed
+  splitpoint stress --games draughts --algos ybw --threads 8 --seed 42")]
+pub struct StressArgs {
+    /// Time budget in seconds
+    #[arg(long, value_name = "S", default_value_t = 60)]
+    seconds: u64,
+
+    /// Seed of the random choices [default: from the clock]; printed at the start
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+
+    /// Games, comma-separated
+    #[arg(
+        long,
+        value_name = "G,G",
+        value_delimiter = ',',
+        default_value = "othello,chess,draughts,xiangqi,synthetic"
+    )]
+    games: Vec<String>,
+
+    /// Algorithms, comma-separated, or 'all'
+    #[arg(long, value_name = "A,A", value_delimiter = ',', default_value = "all")]
+    algos: Vec<String>,
+
+    /// Thread counts, comma-separated (more than the cores is the point)
+    #[arg(
+        long,
+        value_name = "N,N",
+        value_delimiter = ',',
+        default_value = "1,2,3,8,16"
+    )]
+    threads: Vec<usize>,
+
+    /// How long a search may outlive its limit before it counts as hung (ms)
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    grace_ms: u64,
+
+    /// In-process searches only, no protocol sessions
+    #[arg(long)]
+    no_protocols: bool,
+
+    /// Also fail (exit 1) when a stop takes longer than this to be answered (ms)
+    #[arg(long, value_name = "MS")]
+    max_stop_ms: Option<f64>,
+}
+
+/// The most threads a case may use.
+const MAX_THREADS: usize = 256;
+/// Every exact-mode search has this cap on its time, as a backstop.
+const EXACT_CAP: Duration = Duration::from_secs(5);
+/// Time allowed for a search's first iteration before a stop is sent.
+const FIRST_ITERATION: Duration = Duration::from_millis(500);
+
+/// Runs `splitpoint stress`.
+pub fn run(args: &StressArgs) -> Result<ExitCode> {
+    let plan = Plan::from_args(args)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        now.map_or(1, |d| d.as_nanos() as u64)
+    });
+    eprintln!(
+        "stress: seed {seed}, {} s, games {}, algorithms {}, threads {:?}{}",
+        args.seconds,
+        plan.games
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(","),
+        plan.algorithms
+            .iter()
+            .map(|a| a.name())
+            .collect::<Vec<_>>()
+            .join(","),
+        plan.threads,
+        if plan.protocols {
+            ", with protocols"
+        } else {
+            ""
+        }
+    );
+    let watchdog = Watchdog::start(seed, Duration::from_millis(args.grace_ms));
+    let mut rng = Rng(seed);
+    let mut tally = Tally::default();
+    let mut peers = Peers::default();
+    let start = Instant::now();
+    let end = start + Duration::from_secs(args.seconds);
+    let mut last_progress = start;
+    let mut sweep = 0;
+    'sweeps: while Instant::now() < end {
+        sweep += 1;
+        let mut games = plan.games.clone();
+        rng.shuffle(&mut games);
+        for game in games {
+            if Instant::now() >= end {
+                break 'sweeps;
+            }
+            let cases = GameCases {
+                game,
+                plan: &plan,
+                rng: &mut rng,
+                tally: &mut tally,
+                watchdog: &watchdog,
+                end,
+            };
+            dispatch(game, cases)?;
+            if plan.protocols {
+                for &proto in Protocol::of(game) {
+                    protocol_cases(
+                        &plan, proto, &mut peers, &mut rng, &mut tally, &watchdog, end,
+                    );
+                }
+            }
+            if last_progress.elapsed() >= Duration::from_secs(10) {
+                last_progress = Instant::now();
+                eprintln!(
+                    "stress: {:.0} s, sweep {sweep}, {} searches, {} protocol searches, {} failures, no hang",
+                    start.elapsed().as_secs_f64(),
+                    tally.searches,
+                    tally.protocol_searches,
+                    tally.failures.len()
+                );
+            }
+        }
+    }
+    drop(peers);
+    watchdog.disarm();
+    tally.report(&plan, args.max_stop_ms);
+    let failed = !tally.failures.is_empty();
+    println!(
+        "stress: {} searches, {} protocol searches in {:.0} s (seed {seed}): no hang, {} failed",
+        tally.searches,
+        tally.protocol_searches,
+        start.elapsed().as_secs_f64(),
+        tally.failures.len()
+    );
+    for failure in &tally.failures {
+        println!("  {failure}");
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What to hammer.
+struct Plan {
+    games: Vec<GameName>,
+    algorithms: Vec<Algorithm>,
+    threads: Vec<usize>,
+    protocols: bool,
+}
+
+impl Plan {
+    fn from_args(args: &StressArgs) -> Result<Plan> {
+        let games = args
+            .games
+            .iter()
+            .map(|g| parse_game(g).map_err(|e| Error::input(format!("--games: {e}"))))
+            .collect::<Result<Vec<_>>>()?;
+        let algorithms = if args.algos.iter().any(|a| a == "all") {
+            Algorithm::ALL.to_vec()
+        } else {
+            args.algos
+                .iter()
+                .map(|a| a.parse().map_err(|e| Error::input(format!("--algos: {e}"))))
+                .collect::<Result<Vec<_>>>()?
+        };
+        if let Some(&n) = args
+            .threads
+            .iter()
+            .find(|&&n| !(1..=MAX_THREADS).contains(&n))
+        {
+            return Err(Error::input(format!(
+                "--threads: {n} is out of range (1 to {MAX_THREADS})"
+            )));
+        }
+        if games.is_empty() || algorithms.is_empty() || args.threads.is_empty() {
+            return Err(Error::input(
+                "nothing to run: give at least one game, algorithm and thread count",
+            ));
+        }
+        Ok(Plan {
+            games,
+            algorithms,
+            threads: args.threads.clone(),
+            protocols: !args.no_protocols,
+        })
+    }
+
+    /// Every (algorithm, threads) pair; serial only at one thread.
+    fn configs(&self) -> Vec<(Algorithm, usize)> {
+        let mut configs = Vec::new();
+        for &a in &self.algorithms {
+            for &t in &self.threads {
+                if a != Algorithm::Serial || t == 1 {
+                    configs.push((a, t));
+                }
+            }
+        }
+        configs
+    }
+}
+
+/// How a case ends.
+#[derive(Clone, Copy, Debug)]
+enum Ending {
+    /// Unbounded; stopped `after` its first iteration.
+    Stop { after: Duration },
+    /// A move time.
+    Movetime(Duration),
+    /// An exact-mode search to `depth`, checked against serial.
+    ExactDepth(i32),
+}
+
+impl Ending {
+    fn random(rng: &mut Rng, exact_depth: i32) -> Ending {
+        match rng.below(10) {
+            0..=3 => Ending::Stop {
+                after: Duration::from_millis(rng.below(150)),
+            },
+            4..=6 => Ending::Movetime(Duration::from_millis(1 + rng.below(200))),
+            _ => Ending::ExactDepth(1 + rng.below(exact_depth as u64) as i32),
+        }
+    }
+
+    /// How long the case may take before the grace period starts.
+    fn limit(self) -> Duration {
+        match self {
+            Ending::Stop { after } => FIRST_ITERATION + after,
+            Ending::Movetime(t) => t,
+            Ending::ExactDepth(_) => EXACT_CAP,
+        }
+    }
+}
+
+/// One game's share of a sweep: every configuration once, in-process.
+struct GameCases<'a> {
+    game: GameName,
+    plan: &'a Plan,
+    rng: &'a mut Rng,
+    tally: &'a mut Tally,
+    watchdog: &'a Watchdog,
+    end: Instant,
+}
+
+impl GameCommand for GameCases<'_> {
+    type Output = Result<()>;
+
+    fn run<G: CliGame>(self) -> Result<()> {
+        let GameCases {
+            game,
+            plan,
+            rng,
+            tally,
+            watchdog,
+            end,
+        } = self;
+        let positions = positions::<G>(game)?;
+        let mut engine = Engine::<G, G::Eval>::new(G::Eval::default(), 16);
+        let mut serial = Engine::<G, G::Eval>::new(G::Eval::default(), 16);
+        let mut configs = plan.configs();
+        rng.shuffle(&mut configs);
+        for (algorithm, threads) in configs {
+            if Instant::now() >= end {
+                break;
+            }
+            let index = rng.below(positions.len() as u64) as usize;
+            let pos = &positions[index];
+            let exact_depth = (pos.default_depth() / 2).clamp(2, 6);
+            let ending = Ending::random(rng, exact_depth);
+            let exact = matches!(ending, Ending::ExactDepth(_)) || rng.below(2) == 0;
+            engine.set_parallelism(algorithm, threads);
+            let case = format!(
+                "{} {algorithm} ×{threads}, {ending:?}{}, position {}",
+                game.name(),
+                if exact { ", exact" } else { "" },
+                pos.position_text()
+            );
+            let limits = match ending {
+                Ending::Stop { .. } => Limits::default(),
+                Ending::Movetime(t) => Limits::for_time(t),
+                Ending::ExactDepth(d) => Limits {
+                    depth: Some(d),
+                    movetime: Some(EXACT_CAP),
+                    ..Limits::default()
+                },
+            };
+            let limits = Limits { exact, ..limits };
+            let (score, depth, stop_latency, elapsed) =
+                timed_search(&mut engine, pos, &limits, ending, watchdog, &case);
+            tally.searches += 1;
+            let key = (algorithm.name(), threads);
+            match ending {
+                Ending::Stop { .. } => {
+                    if let Some(latency) = stop_latency {
+                        tally.stop_ms.entry(key).or_default().push(ms(latency));
+                    }
+                }
+                Ending::Movetime(t) => {
+                    tally
+                        .overshoot_ms
+                        .entry(key)
+                        .or_default()
+                        .push(ms(elapsed.saturating_sub(t)));
+                }
+                Ending::ExactDepth(d) if depth == d => {
+                    let want = serial_score(&mut serial, pos, d);
+                    if score != want {
+                        tally
+                            .failures
+                            .push(format!("wrong score: {case}: {score}, serial says {want}"));
+                    }
+                }
+                Ending::ExactDepth(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The game's default suite, and its start position.
+fn positions<G: CliGame>(game: GameName) -> Result<Vec<G>> {
+    let suite = Suite::load(game.default_suite(), Some(game)).map_err(Error::input)?;
+    let mut positions = vec![
+        G::parse_position(G::DEFAULT_POSITION)
+            .map_err(|e| Error::input(format!("{}: start position: {e}", game.name())))?,
+    ];
+    for p in &suite.positions {
+        positions.push(
+            G::parse_position(&p.text).map_err(|e| {
+                Error::input(format!("{}: suite position {}: {e}", game.name(), p.id))
+            })?,
+        );
+    }
+    Ok(positions)
+}
+
+/// Runs one search under the watchdog; for a `Stop` ending, another thread
+/// stops it `after` its first iteration. Returns the score, the depth
+/// reached, the time from the stop to the search's return (if the stop came
+/// first) and the search's time.
+fn timed_search<G: CliGame>(
+    engine: &mut Engine<G, G::Eval>,
+    pos: &G,
+    limits: &Limits,
+    ending: Ending,
+    watchdog: &Watchdog,
+    case: &str,
+) -> (Score, i32, Option<Duration>, Duration) {
+    let started = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    let stopped_at: Mutex<Option<Instant>> = Mutex::new(None);
+    let handle = engine.stop_handle();
+    watchdog.arm(case, ending.limit(), None);
+    let begin = Instant::now();
+    let (result, end) = std::thread::scope(|s| {
+        if let Ending::Stop { after } = ending {
+            let (started, finished, stopped_at) = (&started, &finished, &stopped_at);
+            s.spawn(move || {
+                while !started.load(SeqCst) && !finished.load(SeqCst) {
+                    std::thread::sleep(Duration::from_micros(100));
+                }
+                std::thread::sleep(after);
+                if !finished.load(SeqCst) {
+                    *stopped_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                    handle.stop();
+                }
+            });
+        }
+        let result = engine.search_with(pos, limits, |_| started.store(true, SeqCst));
+        let end = Instant::now();
+        finished.store(true, SeqCst);
+        (result, end)
+    });
+    watchdog.disarm();
+    let stop_latency = stopped_at
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .map(|at| end.saturating_duration_since(at));
+    (result.score, result.depth, stop_latency, end - begin)
+}
+
+/// The serial exact score of `pos` at `depth`.
+fn serial_score<G: CliGame>(serial: &mut Engine<G, G::Eval>, pos: &G, depth: i32) -> Score {
+    serial.set_parallelism(Algorithm::Serial, 1);
+    serial.search(pos, &Limits::to_depth(depth).exact()).score
+}
+
+/// The engine protocols, each on the games it speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Protocol {
+    UciChess,
+    UciXiangqi,
+    Ucci,
+    Hub,
+}
+
+impl Protocol {
+    fn of(game: GameName) -> &'static [Protocol] {
+        match game {
+            GameName::Chess => &[Protocol::UciChess],
+            GameName::Xiangqi => &[Protocol::Ucci, Protocol::UciXiangqi],
+            GameName::Draughts => &[Protocol::Hub],
+            GameName::Othello | GameName::Synthetic => &[],
+        }
+    }
+
+    fn game(self) -> GameName {
+        match self {
+            Protocol::UciChess => GameName::Chess,
+            Protocol::UciXiangqi | Protocol::Ucci => GameName::Xiangqi,
+            Protocol::Hub => GameName::Draughts,
+        }
+    }
+
+    fn args(self) -> &'static [&'static str] {
+        match self {
+            Protocol::UciChess => &["uci"],
+            Protocol::UciXiangqi => &["uci", "--game", "xiangqi"],
+            Protocol::Ucci => &["ucci"],
+            Protocol::Hub => &["hub"],
+        }
+    }
+
+    /// The handshake and its last answer.
+    fn hello(self) -> (&'static str, &'static str) {
+        match self {
+            Protocol::UciChess | Protocol::UciXiangqi => ("uci", "uciok"),
+            Protocol::Ucci => ("ucci", "ucciok"),
+            Protocol::Hub => ("hub", "wait"),
+        }
+    }
+
+    /// The lines that set threads and algorithm, then a round trip.
+    fn configure(self, algorithm: Algorithm, threads: usize) -> (Vec<String>, &'static str) {
+        match self {
+            Protocol::UciChess | Protocol::UciXiangqi => (
+                vec![
+                    format!("setoption name Threads value {threads}"),
+                    format!("setoption name Algorithm value {algorithm}"),
+                    "isready".into(),
+                ],
+                "readyok",
+            ),
+            Protocol::Ucci => (
+                vec![
+                    format!("setoption threads {threads}"),
+                    format!("setoption algorithm {algorithm}"),
+                    "isready".into(),
+                ],
+                "readyok",
+            ),
+            Protocol::Hub => (
+                vec![
+                    format!("set-param name=threads value={threads}"),
+                    format!("set-param name=algorithm value={algorithm}"),
+                    "init".into(),
+                ],
+                "ready",
+            ),
+        }
+    }
+
+    fn position(self, text: &str) -> String {
+        match self {
+            Protocol::Hub => format!("pos pos={text}"),
+            _ => format!("position fen {text}"),
+        }
+    }
+
+    /// The lines that start a search ending as `ending` (exact depths
+    /// become plain depths: the protocols search in normal mode).
+    fn go(self, ending: Ending) -> Vec<String> {
+        match (self, ending) {
+            (Protocol::Hub, Ending::Stop { .. }) => {
+                vec!["level infinite".into(), "go analyze".into()]
+            }
+            (Protocol::Hub, Ending::Movetime(t)) => vec![
+                format!("level move-time={:.3}", t.as_secs_f64()),
+                "go think".into(),
+            ],
+            (Protocol::Hub, Ending::ExactDepth(d)) => {
+                vec![format!("level depth={d}"), "go think".into()]
+            }
+            (_, Ending::Stop { .. }) => vec!["go infinite".into()],
+            (Protocol::Ucci, Ending::Movetime(_)) => vec!["go depth 3".into()],
+            (_, Ending::Movetime(t)) => vec![format!("go movetime {}", t.as_millis().max(1))],
+            (_, Ending::ExactDepth(d)) => vec![format!("go depth {d}")],
+        }
+    }
+
+    fn stop(self) -> &'static str {
+        "stop"
+    }
+
+    /// Whether `line` ends a search.
+    fn is_answer(self, line: &str) -> bool {
+        match self {
+            Protocol::Hub => line.starts_with("done"),
+            Protocol::Ucci => line.starts_with("bestmove") || line == "nobestmove",
+            _ => line.starts_with("bestmove"),
+        }
+    }
+}
+
+/// An engine process speaking a protocol on its standard input and output.
+struct Peer {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Peer {
+    fn spawn(proto: Protocol) -> std::io::Result<Peer> {
+        let exe = std::env::current_exe()?;
+        let mut child = Command::new(exe)
+            .args(proto.args())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let input = child.stdin.take().expect("piped stdin");
+        let output = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Peer {
+            child,
+            input,
+            lines,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> std::result::Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("cannot write '{line}': {e}"))
+    }
+
+    /// Reads lines until one satisfies `want`, for at most `timeout`.
+    /// `Ok(None)`: timed out.
+    fn wait_for(
+        &mut self,
+        timeout: Duration,
+        want: impl Fn(&str) -> bool,
+    ) -> std::result::Result<Option<String>, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if want(&line) => return Ok(Some(line)),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
+                    return Err(format!("the engine exited ({status})"));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.input.flush();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The engine processes, one per protocol, started on first use.
+#[derive(Default)]
+struct Peers(HashMap<Protocol, Peer>);
+
+/// Time the handshake and configuration may take.
+const SETUP: Duration = Duration::from_secs(5);
+
+/// One protocol's share of a sweep: a few configurations through `proto`.
+fn protocol_cases(
+    plan: &Plan,
+    proto: Protocol,
+    peers: &mut Peers,
+    rng: &mut Rng,
+    tally: &mut Tally,
+    watchdog: &Watchdog,
+    end: Instant,
+) {
+    let positions = match protocol_positions(proto.game()) {
+        Ok(p) => p,
+        Err(e) => {
+            tally.failures.push(format!("{proto:?}: {e}"));
+            return;
+        }
+    };
+    let mut configs = plan.configs();
+    rng.shuffle(&mut configs);
+    // A third of the configurations per sweep: processes are slower to drive.
+    configs.truncate(configs.len().div_ceil(3));
+    for (algorithm, threads) in configs {
+        if Instant::now() >= end {
+            return;
+        }
+        let text = &positions[rng.below(positions.len() as u64) as usize];
+        let ending = Ending::random(rng, 3);
+        let case = format!("{proto:?} {algorithm} ×{threads}, {ending:?}, position {text}");
+        if let Err(e) = protocol_case(
+            proto,
+            peers,
+            (algorithm, threads),
+            text,
+            ending,
+            tally,
+            watchdog,
+            &case,
+        ) {
+            tally.failures.push(format!("{case}: {e}"));
+            peers.0.remove(&proto);
+        }
+    }
+}
+
+fn protocol_case(
+    proto: Protocol,
+    peers: &mut Peers,
+    (algorithm, threads): (Algorithm, usize),
+    text: &str,
+    ending: Ending,
+    tally: &mut Tally,
+    watchdog: &Watchdog,
+    case: &str,
+) -> std::result::Result<(), String> {
+    if !peers.0.contains_key(&proto) {
+        let mut peer = Peer::spawn(proto).map_err(|e| format!("cannot start the engine: {e}"))?;
+        let (hello, answer) = proto.hello();
+        peer.send(hello)?;
+        if peer.wait_for(SETUP, |l| l == answer)?.is_none() {
+            watchdog.hang(
+                &format!("{case}: no '{answer}' to '{hello}'"),
+                Some(peer.child.id()),
+            );
+        }
+        peers.0.insert(proto, peer);
+    }
+    let peer = peers.0.get_mut(&proto).expect("just inserted");
+    let pid = peer.child.id();
+    let (lines, ready) = proto.configure(algorithm, threads);
+    for line in &lines {
+        peer.send(line)?;
+    }
+    if peer.wait_for(SETUP, |l| l == ready)?.is_none() {
+        watchdog.hang(
+            &format!("{case}: no '{ready}' after the options"),
+            Some(pid),
+        );
+    }
+    peer.send(&proto.position(text))?;
+    for line in proto.go(ending) {
+        peer.send(&line)?;
+    }
+    let grace = watchdog.grace;
+    let key = (algorithm.name(), threads);
+    match ending {
+        Ending::Stop { after } => {
+            // The search has started when its first iteration reports.
+            match peer.wait_for(FIRST_ITERATION + grace, |l| {
+                l.starts_with("info") || proto.is_answer(l)
+            })? {
+                None => watchdog.hang(&format!("{case}: no info line"), Some(pid)),
+                Some(line) if proto.is_answer(&line) => {
+                    return Err(format!("answered '{line}' before any stop"));
+                }
+                Some(_) => {}
+            }
+            std::thread::sleep(after);
+            let stopped = Instant::now();
+            peer.send(proto.stop())?;
+            match peer.wait_for(grace, |l| proto.is_answer(l))? {
+                None => watchdog.hang(&format!("{case}: no answer to stop"), Some(pid)),
+                Some(_) => tally
+                    .protocol_stop_ms
+                    .entry(key)
+                    .or_default()
+                    .push(ms(stopped.elapsed())),
+            }
+        }
+        Ending::Movetime(_) | Ending::ExactDepth(_) => {
+            let limit = match ending {
+                Ending::Movetime(t) => t,
+                _ => EXACT_CAP,
+            };
+            if peer
+                .wait_for(limit + grace, |l| proto.is_answer(l))?
+                .is_none()
+            {
+                watchdog.hang(&format!("{case}: no answer within its limit"), Some(pid));
+            }
+        }
+    }
+    tally.protocol_searches += 1;
+    Ok(())
+}
+
+/// Positions in the protocol's own text: the game's default suite and start.
+fn protocol_positions(game: GameName) -> Result<Vec<String>> {
+    struct Texts(GameName);
+    impl GameCommand for Texts {
+        type Output = Result<Vec<String>>;
+        fn run<G: CliGame>(self) -> Result<Vec<String>> {
+            Ok(positions::<G>(self.0)?
+                .iter()
+                .map(|p| p.position_text())
+                .collect())
+        }
+    }
+    dispatch(game, Texts(game))
+}
+
+/// What the run saw.
+#[derive(Default)]
+struct Tally {
+    searches: u64,
+    protocol_searches: u64,
+    failures: Vec<String>,
+    /// Milliseconds from `stop()` to the search's return, per configuration.
+    stop_ms: HashMap<(&'static str, usize), Vec<f64>>,
+    /// Milliseconds from the protocol's `stop` to its answer.
+    protocol_stop_ms: HashMap<(&'static str, usize), Vec<f64>>,
+    /// Milliseconds a move-time search ran past its move time.
+    overshoot_ms: HashMap<(&'static str, usize), Vec<f64>>,
+}
+
+impl Tally {
+    /// Prints the latency tables; records the stops slower than `max_ms`
+    /// as failures.
+    fn report(&mut self, plan: &Plan, max_ms: Option<f64>) {
+        let tables = [
+            (
+                "stop latency, in-process (ms from stop() to the search's return)",
+                &self.stop_ms,
+            ),
+            (
+                "stop latency, protocols (ms from 'stop' to the answer)",
+                &self.protocol_stop_ms,
+            ),
+            (
+                "move time overshoot, in-process (ms past the move time)",
+                &self.overshoot_ms,
+            ),
+        ];
+        let mut slow = Vec::new();
+        for (n, (title, samples)) in tables.into_iter().enumerate() {
+            println!("\n{title}: median / max (searches)");
+            print!("{:<18}", "algorithm");
+            for t in &plan.threads {
+                print!("{:>20}", format!("×{t}"));
+            }
+            println!();
+            for a in &plan.algorithms {
+                print!("{:<18}", a.name());
+                for &t in &plan.threads {
+                    let cell = match samples.get(&(a.name(), t)) {
+                        Some(v) if !v.is_empty() => {
+                            let mut v = v.clone();
+                            v.sort_by(f64::total_cmp);
+                            let max = v[v.len() - 1];
+                            if n < 2 && max_ms.is_some_and(|limit| max > limit) {
+                                slow.push(format!("{title}: {} ×{t}: {max:.1} ms", a.name()));
+                            }
+                            format!("{:.2} / {:.1} ({})", v[v.len() / 2], max, v.len())
+                        }
+                        _ => "-".into(),
+                    };
+                    print!("{cell:>20}");
+                }
+                println!();
+            }
+        }
+        println!();
+        self.failures
+            .extend(slow.into_iter().map(|s| format!("slow stop: {s}")));
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Watches the case in flight; a hang ends the process.
+struct Watchdog {
+    watch: Mutex<Option<Watch>>,
+    seed: u64,
+    grace: Duration,
+}
+
+struct Watch {
+    case: String,
+    deadline: Instant,
+    child: Option<u32>,
+}
+
+impl Watchdog {
+    fn start(seed: u64, grace: Duration) -> Arc<Watchdog> {
+        let dog = Arc::new(Watchdog {
+            watch: Mutex::new(None),
+            seed,
+            grace,
+        });
+        let watcher = Arc::clone(&dog);
+        std::thread::Builder::new()
+            .name("stress-watchdog".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(Duration::from_millis(20));
+                    let overdue = {
+                        let w = watcher.lock();
+                        w.as_ref()
+                            .filter(|w| Instant::now() > w.deadline + watcher.grace)
+                            .map(|w| (w.case.clone(), w.child))
+                    };
+                    if let Some((case, child)) = overdue {
+                        watcher.hang(&case, child);
+                    }
+                }
+            })
+            .expect("spawn the watchdog");
+        dog
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Watch>> {
+        self.watch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Watches `case`, which should end within `limit`.
+    fn arm(&self, case: &str, limit: Duration, child: Option<u32>) {
+        *self.lock() = Some(Watch {
+            case: case.to_string(),
+            deadline: Instant::now() + limit,
+            child,
+        });
+    }
+
+    fn disarm(&self) {
+        *self.lock() = None;
+    }
+
+    /// Reports a hang: the case, the seed, every thread's state; exits 3.
+    fn hang(&self, case: &str, child: Option<u32>) -> ! {
+        eprintln!(
+            "stress: HUNG: {case}\nstress: still running {} ms past its limit (seed {}); threads:",
+            self.grace.as_millis(),
+            self.seed
+        );
+        dump_threads(std::process::id());
+        if let Some(pid) = child {
+            eprintln!("stress: the engine process {pid}:");
+            dump_threads(pid);
+        }
+        std::process::exit(3);
+    }
+}
+
+/// Prints each thread of process `pid`: name, kernel state and wait channel,
+/// then every stack through gdb, if it is installed.
+fn dump_threads(pid: u32) {
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for task in tasks.flatten() {
+            let dir = task.path();
+            let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+            let stat = read("stat");
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("?");
+            eprintln!(
+                "  {:>8} {:<18} state {state}  waits in {}",
+                task.file_name().to_string_lossy(),
+                read("comm").trim(),
+                read("wchan").trim()
+            );
+        }
+    }
+    match Command::new("gdb")
+        .args([
+            "-p",
+            &pid.to_string(),
+            "-batch",
+            "-nx",
+            "-ex",
+            "thread apply all bt 40",
+        ])
+        .stdin(Stdio::null())
+        .output()
+    {
+        Ok(out) => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            for line in text
+                .lines()
+                .filter(|l| l.starts_with('#') || l.starts_with("Thread"))
+            {
+                eprintln!("  {line}");
+            }
+        }
+        Err(e) => eprintln!("  (no stacks: gdb could not run: {e})"),
+    }
+}
+
+/// SplitMix64: a seeded generator, so a run's choices replay from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
