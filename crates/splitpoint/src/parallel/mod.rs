@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use crate::engine::{DepthPlan, Run, SearchResult, deepen};
 use crate::game::{Evaluator, Game};
@@ -202,14 +202,16 @@ fn whole_tree<G: Game, E: Evaluator<G>>(
     hook: Option<&dyn hook::NodeHook<G, E>>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
-    let helpers_stop = AtomicBool::new(false);
     let main = Mutex::new(on_iteration);
     let result = Mutex::new(None);
+    // Everyone watches the search's own flag, so that a user's stop reaches
+    // every thread at once (not through thread 0, which may be off its core);
+    // thread 0 raises it when it is done, to end the helpers' deepening.
     run.pool.broadcast(|thread| {
         let mut worker = run.worker(thread);
+        let mut ctx = run.context(thread, run.stop);
+        ctx.hook = hook;
         if thread == 0 {
-            let mut ctx = run.context(0, run.stop);
-            ctx.hook = hook;
             let r = deepen(
                 &mut worker,
                 &ctx,
@@ -217,11 +219,9 @@ fn whole_tree<G: Game, E: Evaluator<G>>(
                 DepthPlan::default(),
                 &mut **lock(&main),
             );
-            helpers_stop.store(true, Relaxed);
+            run.stop.store(true, Relaxed);
             *lock(&result) = Some(r);
         } else {
-            let mut ctx = run.context(thread, &helpers_stop);
-            ctx.hook = hook;
             deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut |_| {});
         }
     });
