@@ -1,10 +1,13 @@
 //! Every parallel algorithm keeps the invariant: at every thread count, the
 //! exact-mode score equals the serial one, and the move it names is a best move.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use splitpoint::oracle::negamax;
-use splitpoint::{Algorithm, Engine, Game, Limits};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Outcome, Score};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
 mod common;
@@ -115,6 +118,84 @@ fn a_thousand_short_searches_in_a_row() {
             let root = tree(&format!("b=4,d=4,seed={i}"));
             let r = engine.search(&root, &Limits::to_depth(4).exact());
             assert_eq!(r.score, root.value(), "{algorithm}, search {i}");
+        }
+    }
+}
+
+/// An evaluator that panics at its `at`-th call, on whichever thread makes it.
+struct PanicAt {
+    calls: AtomicU64,
+    at: u64,
+}
+
+impl PanicAt {
+    fn tick(&self) {
+        if self.calls.fetch_add(1, Relaxed) + 1 == self.at {
+            panic!("planted panic at evaluation {}", self.at);
+        }
+    }
+}
+
+impl Evaluator<Synthetic> for PanicAt {
+    fn evaluate(&self, pos: &Synthetic) -> Score {
+        self.tick();
+        SyntheticEval.evaluate(pos)
+    }
+
+    fn terminal_score(&self, pos: &Synthetic, outcome: Outcome, ply: usize) -> Score {
+        self.tick();
+        SyntheticEval.terminal_score(pos, outcome, ply)
+    }
+}
+
+#[test]
+fn a_panic_in_the_search_reaches_the_caller_and_the_engine_goes_on() {
+    // Wherever the panic happens (thread 0 or a helper, at a split point or
+    // not), every thread must leave and the caller see the panic: no hang.
+    let root = tree("b=7,d=10,seed=3,q=0.6");
+    let limits = Limits::to_depth(10).exact();
+    let counter = PanicAt {
+        calls: AtomicU64::new(0),
+        at: u64::MAX,
+    };
+    let mut serial = Engine::new(counter, 1);
+    serial.search(&root, &limits);
+    let calls = serial.evaluator().calls.load(Relaxed);
+    let (progress, cases) = mpsc::channel();
+    std::thread::spawn(move || {
+        for algorithm in Algorithm::ALL {
+            for threads in [2, 3, 8] {
+                for at in [calls / 50, calls / 3, calls * 2 / 3] {
+                    progress
+                        .send(Some(format!("{algorithm} × {threads}, panic at {at}")))
+                        .unwrap();
+                    let mut engine = Engine::new(
+                        PanicAt {
+                            calls: AtomicU64::new(0),
+                            at,
+                        },
+                        1,
+                    );
+                    engine.set_parallelism(algorithm, threads);
+                    let outcome = catch_unwind(AssertUnwindSafe(|| engine.search(&root, &limits)));
+                    let tag = format!("{algorithm} × {threads}, panic at {at}");
+                    assert!(outcome.is_err(), "{tag}: the panic was lost");
+                    // The same engine searches again (its counter is past `at`).
+                    let r = engine.search(&root, &limits);
+                    assert_eq!(r.score, root.value(), "{tag}: the search after");
+                }
+            }
+        }
+        progress.send(None).unwrap();
+    });
+    // Each case takes well under a second; a minute is a hang.
+    let mut case = String::new();
+    loop {
+        match cases.recv_timeout(Duration::from_secs(60)) {
+            Ok(Some(next)) => case = next,
+            Ok(None) => break,
+            Err(RecvTimeoutError::Timeout) => panic!("{case}: hung after the panic"),
+            Err(RecvTimeoutError::Disconnected) => panic!("{case}: failed (see above)"),
         }
     }
 }

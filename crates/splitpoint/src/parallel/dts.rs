@@ -126,7 +126,7 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
-use super::lock;
+use super::{EndOnPanic, lock};
 use crate::engine::{Run, SearchResult};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
@@ -1515,6 +1515,10 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     let main = Mutex::new(on_iteration);
     let result = Mutex::new(None);
     run.pool.broadcast(|thread| {
+        let _end_on_panic = EndOnPanic {
+            stop: run.stop,
+            finish: &|| dts.finish(),
+        };
         let mut worker = run.worker(thread);
         let ctx = run.context(thread, run.stop);
         let mut stack = Stack::new(thread);

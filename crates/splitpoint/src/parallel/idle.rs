@@ -46,7 +46,12 @@ impl Backoff {
 
     /// One turn of waiting: spin, or sleep in `sleep` until woken or
     /// `timeout`, unless `ready()` says the wait is over.
-    pub(crate) fn snooze(&mut self, sleep: &IdleSleep, timeout: Duration, ready: impl Fn() -> bool) {
+    pub(crate) fn snooze(
+        &mut self,
+        sleep: &IdleSleep,
+        timeout: Duration,
+        ready: impl Fn() -> bool,
+    ) {
         if self.turns < Self::SPINS {
             self.turns += 1;
             std::hint::spin_loop();

@@ -144,6 +144,24 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Ends the search for every thread if the job of the thread holding it
+/// panics: raises the search's stop flag and runs `finish`, so that no thread
+/// waits for the one that died (the pool re-raises the panic once all are
+/// out). On a normal return it does nothing.
+pub(crate) struct EndOnPanic<'a> {
+    pub stop: &'a std::sync::atomic::AtomicBool,
+    pub finish: &'a dyn Fn(),
+}
+
+impl Drop for EndOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.stop.store(true, Relaxed);
+            (self.finish)();
+        }
+    }
+}
+
 /// Split rules of YBW: split anywhere two plies or more from the horizon.
 const YBW_RULES: SplitRules = SplitRules {
     min_depth: 4,
@@ -208,6 +226,10 @@ fn whole_tree<G: Game, E: Evaluator<G>>(
     // every thread at once (not through thread 0, which may be off its core);
     // thread 0 raises it when it is done, to end the helpers' deepening.
     run.pool.broadcast(|thread| {
+        let _end_on_panic = EndOnPanic {
+            stop: run.stop,
+            finish: &|| {},
+        };
         let mut worker = run.worker(thread);
         let mut ctx = run.context(thread, run.stop);
         ctx.hook = hook;
@@ -243,6 +265,10 @@ fn lazy_smp<G: Game, E: Evaluator<G>>(
     let results: Vec<Mutex<Option<SearchResult<G::Move>>>> =
         (0..run.workers.len()).map(|_| Mutex::new(None)).collect();
     run.pool.broadcast(|thread| {
+        let _end_on_panic = EndOnPanic {
+            stop: run.stop,
+            finish: &|| {},
+        };
         let mut worker = run.worker(thread);
         let ctx = run.context(thread, run.stop);
         let plan = DepthPlan {
@@ -285,6 +311,10 @@ fn split_search<G: Game, E: Evaluator<G>>(
     let main = Mutex::new(on_iteration);
     let result = Mutex::new(None);
     run.pool.broadcast(|thread| {
+        let _end_on_panic = EndOnPanic {
+            stop: run.stop,
+            finish: &|| splitter.finish(),
+        };
         let mut worker = run.worker(thread);
         let mut ctx = run.context(thread, run.stop);
         ctx.hook = Some(&splitter);

@@ -126,10 +126,10 @@ use crate::engine::{DepthPlan, Run, SearchResult, deepen};
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
 use crate::parallel::hook::{NodeHook, SplitNode};
-use crate::parallel::lock;
 use crate::parallel::transport::{
     ChannelTransport, DelayTransport, FrameId, Order, Report, Transport, Work, WorkId,
 };
+use crate::parallel::{EndOnPanic, lock};
 use crate::score::Score;
 use crate::search::{SearchContext, Worker};
 
@@ -775,6 +775,11 @@ fn search_over<G: Game, E: Evaluator<G>>(
     let main = Mutex::new(on_iteration);
     let result = Mutex::new(None);
     run.pool.broadcast(|thread| {
+        // A slave that dies never reports: the stop ends the master's wait.
+        let _end_on_panic = EndOnPanic {
+            stop: run.stop,
+            finish: &|| {},
+        };
         let mut worker = run.worker(thread);
         let mut ctx = run.context(thread, run.stop);
         ctx.hook = Some(&pv_split);

@@ -249,7 +249,10 @@ impl<G: Game> Splitter<G> {
         // point closed, so nobody attaches from now on: wait for the helpers
         // still here, helping below meanwhile.
         self.work_at(worker, ctx, id);
-        debug_assert!(!sp.open.load(Relaxed), "work_at returns with the split point closed");
+        debug_assert!(
+            !sp.open.load(Relaxed),
+            "work_at returns with the split point closed"
+        );
         let mut backoff = Backoff::default();
         while sp.workers.load(Acquire) > 1 {
             if self.help_below(worker, ctx, id) {
@@ -374,13 +377,17 @@ impl<G: Game> Splitter<G> {
             }
             sp.workers.fetch_add(1, Relaxed);
         }
-        let me = &self.threads[ctx.thread];
-        let saved = me.current.swap(id, Relaxed);
-        worker.refresh_stopped(ctx);
-        self.work_at(worker, ctx, id);
-        me.current.store(saved, Relaxed);
-        sp.workers.fetch_sub(1, Release);
-        self.owners.wake();
+        let saved = self.threads[ctx.thread].current.swap(id, Relaxed);
+        {
+            let _leave = Leave {
+                splitter: self,
+                thread: ctx.thread,
+                id,
+                saved,
+            };
+            worker.refresh_stopped(ctx);
+            self.work_at(worker, ctx, id);
+        }
         worker.refresh_stopped(ctx);
         true
     }
@@ -470,6 +477,25 @@ impl<G: Game> Splitter<G> {
         self.done.store(true, SeqCst);
         self.sleep.wake_always();
         self.owners.wake_always();
+    }
+}
+
+/// A helper's leave from split point `id`, on its way out of `work_at` —
+/// also when the search under it panics, so the owner stops waiting for it.
+struct Leave<'a, G: Game> {
+    splitter: &'a Splitter<G>,
+    thread: usize,
+    id: usize,
+    /// The split point the thread worked at before.
+    saved: usize,
+}
+
+impl<G: Game> Drop for Leave<'_, G> {
+    fn drop(&mut self) {
+        let s = self.splitter;
+        s.threads[self.thread].current.store(self.saved, Relaxed);
+        s.split_points[self.id].workers.fetch_sub(1, Release);
+        s.owners.wake();
     }
 }
 
