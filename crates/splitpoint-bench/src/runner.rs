@@ -112,11 +112,18 @@ pub struct Job<'a> {
 
 impl Job<'_> {
     /// An engine for `config`, with this job's table.
-    pub fn engine<G: Game, E: Evaluator<G>>(&self, eval: E, config: Config) -> Engine<G, E> {
-        let mut engine = Engine::new(eval, self.hash_mib);
+    ///
+    /// # Errors
+    /// A message saying the table cannot be allocated.
+    pub fn engine<G: Game, E: Evaluator<G>>(
+        &self,
+        eval: E,
+        config: Config,
+    ) -> Result<Engine<G, E>, String> {
+        let mut engine = Engine::try_new(eval, self.hash_mib).map_err(|e| e.to_string())?;
         engine.set_table_kind(self.table);
         engine.set_parallelism(config.algorithm, config.threads);
-        engine
+        Ok(engine)
     }
 }
 
@@ -124,7 +131,8 @@ impl Job<'_> {
 /// from its depth (`None` when solving).
 ///
 /// # Errors
-/// A message naming a position the game cannot read.
+/// A message naming a position the game cannot read, or saying that a table
+/// cannot be allocated.
 pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
     job: &Job,
     eval: E,
@@ -142,7 +150,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
         .configs
         .iter()
         .map(|&c| job.engine(eval.clone(), c))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let mut out = Vec::new();
     for run in 0..job.runs {
         for (config, engine) in job.configs.iter().zip(&mut engines) {
@@ -234,7 +242,8 @@ fn judge(job: &Job, measurements: &mut [Measurement]) {
 /// time-against-depth figure.
 ///
 /// # Errors
-/// A message naming a position the game cannot read.
+/// A message naming a position the game cannot read, or saying that the
+/// table cannot be allocated.
 pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
     job: &Job,
     config: Config,
@@ -250,7 +259,7 @@ pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
             G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id))
         })
         .collect::<Result<_, _>>()?;
-    let mut engine = job.engine(eval, config);
+    let mut engine = job.engine(eval, config)?;
     let mut points = Vec::new();
     for &depth in depths {
         progress.set_message(format!(

@@ -13,7 +13,7 @@
 //! is played instead. The choice then depends only on the position and the
 //! depth, never on timing or thread count.
 
-use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Score, WIN_BOUND};
+use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Score, TableAllocError, WIN_BOUND};
 
 use crate::runner::Config;
 
@@ -136,6 +136,10 @@ fn play_game<G: Game, E: Evaluator<G>>(
 /// its own engine, so no table is shared across the board), calling
 /// `on_game` after each game. `final_score` scores the last position for its
 /// side to move (the disc difference in Othello).
+///
+/// # Errors
+/// [`TableAllocError`] when an engine's table cannot be allocated (before
+/// any game is played).
 #[allow(clippy::too_many_arguments)]
 pub fn run<G: Game, E: Evaluator<G> + Clone>(
     openings: &[G],
@@ -147,15 +151,15 @@ pub fn run<G: Game, E: Evaluator<G> + Clone>(
     max_plies: usize,
     final_score: impl Fn(&G) -> Score,
     mut on_game: impl FnMut(),
-) -> Vec<OpeningReport> {
+) -> Result<Vec<OpeningReport>, TableAllocError> {
     let make = |c: Config| {
-        let mut e = Engine::new(eval.clone(), hash_mib);
+        let mut e = Engine::try_new(eval.clone(), hash_mib)?;
         e.set_parallelism(c.algorithm, c.threads);
-        e
+        Ok(e)
     };
-    let mut engines = [make(a), make(a), make(b), make(b)];
+    let mut engines = [make(a)?, make(a)?, make(b)?, make(b)?];
     let [a1, a2, b1, b2] = &mut engines;
-    openings
+    let reports = openings
         .iter()
         .map(|opening| {
             let mut games = Vec::new();
@@ -177,7 +181,8 @@ pub fn run<G: Game, E: Evaluator<G> + Clone>(
                 games,
             }
         })
-        .collect()
+        .collect();
+    Ok(reports)
 }
 
 fn first_divergence(games: &[GameRecord]) -> Option<usize> {

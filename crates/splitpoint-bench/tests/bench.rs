@@ -153,7 +153,8 @@ fn selfplay_serial_and_ybw_play_identical_games() {
         200,
         Othello::final_score,
         || played += 1,
-    );
+    )
+    .expect("1 MiB tables");
     assert_eq!(played, 12);
     for r in &reports {
         assert!(

@@ -186,6 +186,15 @@ pub fn check_hash(mib: u64) -> Result<usize> {
     Ok(mib as usize)
 }
 
+/// An engine with a table of `mib` MiB (checked by [`check_hash`]).
+///
+/// # Errors
+/// Bad input (status 2) when the size is out of range or the table cannot be
+/// allocated.
+pub fn new_engine<G: Game, E: Evaluator<G>>(eval: E, mib: u64) -> Result<Engine<G, E>> {
+    Engine::try_new(eval, check_hash(mib)?).map_err(|e| Error::input(format!("--hash: {e}")))
+}
+
 /// Standard output, locked once per command; line-buffered, so progress lines
 /// appear as they are written.
 pub fn stdout() -> io::StdoutLock<'static> {

@@ -36,6 +36,7 @@ use splitpoint_games::chess::cozy_chess::Color as ChessColor;
 use splitpoint_games::draughts::{Draughts, hub_move_text};
 use splitpoint_games::xiangqi::{Color as XiangqiColor, Xiangqi};
 
+use crate::error::escaped;
 use crate::games::CliGame;
 
 /// The engine's name, as UCI's and UCCI's `id name` give it.
@@ -306,6 +307,11 @@ impl Dialect {
 /// Where the engine's lines go: shared by both threads, one line at a time,
 /// flushed at once (a GUI waits for each line). Write errors are ignored: the
 /// GUI has gone, and the end of input will end the session.
+///
+/// Every line is written [`escaped`]: the user's text a remark echoes (an
+/// unknown command, a bad position) cannot end the line and forge one of
+/// its own (`foo\rbestmove e2e4`), and every echo follows the engine's own
+/// words (`info string`, `error message=`), never starts a line.
 pub struct Output(Mutex<Box<dyn Write + Send>>);
 
 impl Output {
@@ -314,8 +320,9 @@ impl Output {
         Arc::new(Output(Mutex::new(writer)))
     }
 
-    /// Writes one line.
+    /// Writes one line (its control characters escaped: one line it is).
     pub fn line(&self, text: &str) {
+        let text = escaped(text);
         let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(out, "{text}").and_then(|()| out.flush());
     }
@@ -451,7 +458,8 @@ pub struct Session<G: ProtocolGame> {
     shared: Arc<Shared>,
     jobs: Option<Sender<Job<G>>>,
     stop: StopHandle,
-    searcher: Option<JoinHandle<()>>,
+    /// Returns the table size in force when it ends, in MiB.
+    searcher: Option<JoinHandle<usize>>,
     /// The options in force.
     pub settings: Settings,
 }
@@ -467,7 +475,18 @@ impl<G: ProtocolGame> Session<G> {
             stop_upto: Mutex::new(0),
             stop_signal: Condvar::new(),
         });
-        let mut engine = Engine::new(G::Eval::default(), settings.hash_mib);
+        let mut settings = settings;
+        let mut engine = match Engine::try_new(G::Eval::default(), settings.hash_mib) {
+            Ok(engine) => engine,
+            Err(e) => {
+                // A size that fit a session before but no longer does.
+                shared
+                    .out
+                    .line(&dialect.remark(&format!("{e}; using {DEFAULT_HASH_MIB} MiB instead")));
+                settings.hash_mib = DEFAULT_HASH_MIB;
+                Engine::new(G::Eval::default(), DEFAULT_HASH_MIB)
+            }
+        };
         engine.set_parallelism(
             settings.algorithm.resolve(settings.threads),
             settings.threads,
@@ -587,7 +606,9 @@ impl<G: ProtocolGame> Session<G> {
         self.send(Job::Parallelism(algorithm.resolve(threads), threads));
     }
 
-    /// Resizes the table.
+    /// Resizes the table. A table that cannot be allocated is answered with
+    /// a remark, and the engine keeps a table of the old size (see
+    /// [`Engine::set_hash`]).
     pub fn set_hash(&mut self, mib: usize) {
         self.settings.hash_mib = mib;
         self.send(Job::Hash(mib));
@@ -599,32 +620,41 @@ impl<G: ProtocolGame> Session<G> {
     }
 
     /// Ends any search (it still answers), lets the searcher finish its jobs,
-    /// and returns the options for a next session.
+    /// and returns the options for a next session (with the table size in
+    /// force, should a Hash request have failed).
     pub fn finish(mut self) -> Settings {
         self.request_stop();
         self.jobs = None;
-        if let Some(searcher) = self.searcher.take() {
-            let _ = searcher.join();
+        if let Some(Ok(mib)) = self.searcher.take().map(JoinHandle::join) {
+            self.settings.hash_mib = mib;
         }
         self.settings
     }
 }
 
-/// The searcher: runs jobs until the reader hangs up.
+/// The searcher: runs jobs until the reader hangs up; returns the table size
+/// in force, in MiB.
 fn searcher<G: ProtocolGame>(
     mut engine: Engine<G, G::Eval>,
     inbox: &Receiver<Job<G>>,
     shared: &Shared,
-) {
+) -> usize {
     for job in inbox {
         match job {
             Job::Go(id, go) => search(&mut engine, id, &go, shared),
             Job::Parallelism(algorithm, threads) => engine.set_parallelism(algorithm, threads),
-            Job::Hash(mib) => engine.set_hash(mib),
+            Job::Hash(mib) => {
+                if let Err(e) = engine.set_hash(mib) {
+                    let kept = engine.table_bytes() >> 20;
+                    let remark = format!("{e}; keeping {kept} MiB");
+                    shared.out.line(&shared.dialect.remark(&remark));
+                }
+            }
             Job::Clear => engine.clear(),
             Job::Say(line) => shared.out.line(line),
         }
     }
+    engine.table_bytes() >> 20
 }
 
 /// Runs one `go`: `info` after every iteration, then `bestmove` (`done`).
@@ -768,7 +798,8 @@ pub fn per_second(nodes: u64, elapsed: Duration) -> u64 {
     (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
 }
 
-/// At most 60 characters of a user's text, for echoing it back.
+/// At most 60 characters of a user's text, for echoing it back (after the
+/// engine's own words: [`Output::line`] escapes its control characters).
 pub fn clip(text: &str) -> String {
     text.chars().take(60).collect()
 }

@@ -10,7 +10,7 @@ use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats};
 
 use crate::error::{Error, Result};
 use crate::games::{CliGame, GameCommand, dispatch, line_text, load_position, parse_game};
-use crate::{ParallelArgs, PositionArgs, check_depth, check_hash, report, stdout};
+use crate::{ParallelArgs, PositionArgs, check_depth, new_engine, report, stdout};
 
 /// Find the best move of a position
 ///
@@ -174,7 +174,7 @@ impl GameCommand for &SearchArgs {
             self.position.moves.as_deref(),
         )?;
         let limits = self.limits(pos.default_depth())?;
-        let mut engine = Engine::new(G::Eval::default(), check_hash(self.hash)?);
+        let mut engine = new_engine(G::Eval::default(), self.hash)?;
         self.parallel.apply(&mut engine)?;
 
         if self.json {

@@ -216,7 +216,7 @@ fn play<G: Game, E: Evaluator<G> + Clone>(
             G::parse_position(t).map_err(|e| Error::input(format!("--suite: opening '{t}': {e}")))
         })
         .collect::<Result<_>>()?;
-    Ok(selfplay::run(
+    selfplay::run(
         &positions,
         eval,
         a,
@@ -226,5 +226,6 @@ fn play<G: Game, E: Evaluator<G> + Clone>(
         1000,
         final_score,
         || {},
-    ))
+    )
+    .map_err(|e| Error::input(format!("--hash: {e}")))
 }

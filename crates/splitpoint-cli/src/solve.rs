@@ -14,7 +14,7 @@ use splitpoint_games::othello::{
 
 use crate::error::{Error, Result};
 use crate::games::{GameName, line_text, parse_game};
-use crate::{ParallelArgs, check_hash, report, stdout};
+use crate::{ParallelArgs, new_engine, report, stdout};
 
 /// The FFO position solved when none is given.
 const DEFAULT_FFO: u32 = 40;
@@ -108,7 +108,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         )));
     }
     let jobs = jobs(args)?;
-    let mut engine = Engine::new(OthelloExact, check_hash(args.hash)?);
+    let mut engine = new_engine(OthelloExact, args.hash)?;
     args.parallel.apply(&mut engine)?;
     let mut out = stdout();
     if !args.json {

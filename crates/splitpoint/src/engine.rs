@@ -13,7 +13,7 @@ use crate::parallel::{self, Algorithm, pool::WorkerPool};
 use crate::score::{INFINITY, Score, is_decisive};
 use crate::search::{RootMove, SearchContext, Worker};
 use crate::stats::Stats;
-use crate::tt::{TableKind, TranspositionTable};
+use crate::tt::{TableAllocError, TableKind, TranspositionTable};
 
 /// The deepest iteration a search runs when no depth is given.
 pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
@@ -103,6 +103,9 @@ impl StopHandle {
 pub struct Engine<G: Game, E: Evaluator<G>> {
     eval: E,
     tt: TranspositionTable,
+    /// Whether the table is known to be empty (nothing searched since it was
+    /// allocated or cleared), so that a clear can skip writing it.
+    tt_empty: bool,
     stop: Arc<AtomicBool>,
     algorithm: Algorithm,
     pool: WorkerPool,
@@ -114,15 +117,31 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// A serial engine with a transposition table of `hash_mib` MiB.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated; [`Engine::try_new`] returns the
+    /// error instead.
     pub fn new(eval: E, hash_mib: usize) -> Self {
-        Engine {
+        Self::try_new(eval, hash_mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A serial engine with a transposition table of `hash_mib` MiB, the
+    /// only table it allocates until [`Engine::set_hash`] asks for another
+    /// size. The table is zeroed lazily by the operating system, so even a
+    /// large one is ready at once.
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when the table cannot be allocated.
+    pub fn try_new(eval: E, hash_mib: usize) -> Result<Self, TableAllocError> {
+        Ok(Engine {
             eval,
-            tt: TranspositionTable::new(hash_mib),
+            tt: TranspositionTable::try_new(hash_mib)?,
+            tt_empty: true,
             stop: Arc::new(AtomicBool::new(false)),
             algorithm: Algorithm::Serial,
             pool: WorkerPool::new(1),
             workers: vec![CachePadded::new(Mutex::new(Worker::new()))],
-        }
+        })
     }
 
     /// Sets the parallel algorithm and the number of threads (at least 1;
@@ -148,15 +167,64 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.pool.threads()
     }
 
-    /// Resizes the transposition table (clearing it), keeping its kind.
-    pub fn set_hash(&mut self, hash_mib: usize) {
-        self.tt = TranspositionTable::with_kind(hash_mib, self.tt.kind());
+    /// Resizes the transposition table to `hash_mib` MiB, keeping its kind;
+    /// the entries are lost.
+    ///
+    /// A new table is zeroed lazily (fresh pages from the operating system),
+    /// so it costs address space, not memory, until searches write it. Hence
+    /// the order, which keeps a working table whatever happens and never has
+    /// more than one table's worth of memory resident:
+    /// 1. The new table is allocated while the old one lives. This is the
+    ///    usual case, and when it fails nothing has changed.
+    /// 2. If that fails, the old table is freed and the new one tried again:
+    ///    under a limit on address space or committed memory, it may fit
+    ///    alone where it did not fit beside the old one.
+    /// 3. If that fails too, a table of the old size is allocated again (its
+    ///    memory was just given back) and the error returned: the engine
+    ///    goes on with an empty table of the old size. Should even that fail,
+    ///    it goes on with the smallest table, one bucket.
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when a table of `hash_mib` MiB cannot be allocated.
+    pub fn set_hash(&mut self, hash_mib: usize) -> Result<(), TableAllocError> {
+        let kind = self.tt.kind();
+        let old_mib = self.tt.mib();
+        let result = match TranspositionTable::try_with_kind(hash_mib, kind) {
+            Ok(table) => {
+                self.tt = table;
+                Ok(())
+            }
+            Err(_) => {
+                // Free the old table first: replace it with the smallest one.
+                self.tt = TranspositionTable::with_kind(0, kind);
+                match TranspositionTable::try_with_kind(hash_mib, kind) {
+                    Ok(table) => {
+                        self.tt = table;
+                        Ok(())
+                    }
+                    Err(e) => {
+                        if let Ok(table) = TranspositionTable::try_with_kind(old_mib, kind) {
+                            self.tt = table;
+                        }
+                        Err(e)
+                    }
+                }
+            }
+        };
+        self.tt_empty = true;
+        result
     }
 
-    /// Makes the table lockless (the default) or locked, same size (clearing it).
+    /// Makes the table lockless (the default) or locked. Allocates no table
+    /// (only the lock stripes of a locked one) and keeps the entries: both
+    /// kinds lay them out alike.
     pub fn set_table_kind(&mut self, kind: TableKind) {
-        let mib = self.tt.bytes() >> 20;
-        self.tt = TranspositionTable::with_kind(mib, kind);
+        self.tt.set_kind(kind);
+    }
+
+    /// The transposition table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
     }
 
     /// The transposition table's kind.
@@ -176,7 +244,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
     /// Forgets everything learnt (between unrelated positions).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        if !self.tt_empty {
+            self.tt.clear();
+            self.tt_empty = true;
+        }
         for w in &mut self.workers {
             *w.get_mut().unwrap_or_else(|e| e.into_inner()) = Worker::new();
         }
@@ -198,6 +269,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let start = Instant::now();
         self.stop.store(false, Relaxed);
         self.tt.new_search();
+        self.tt_empty = false;
         for w in &mut self.workers {
             w.get_mut().unwrap_or_else(|e| e.into_inner()).reset();
         }
@@ -392,6 +464,113 @@ fn aspiration<G: Game, E: Evaluator<G>>(
         if delta > 4 * ASPIRATION_WINDOW * 16 {
             alpha = -INFINITY;
             beta = INFINITY;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Outcome, ParseError};
+    use crate::tt::blocks_allocated;
+
+    /// Nim: take one, two or three stones; whoever cannot move loses.
+    #[derive(Clone, Debug)]
+    struct Nim(u8);
+
+    impl Game for Nim {
+        type Move = u8;
+        fn generate_moves(&self, moves: &mut MoveList<u8>) {
+            for take in 1..=self.0.min(3) {
+                moves.push(take);
+            }
+        }
+        fn play(&self, take: u8) -> Self {
+            Nim(self.0 - take)
+        }
+        fn hash(&self) -> u64 {
+            (self.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.0 == 0).then_some(Outcome::Loss)
+        }
+        fn move_key(take: u8) -> u16 {
+            take as u16
+        }
+        fn parse_position(text: &str) -> Result<Self, ParseError> {
+            text.parse().map(Nim).map_err(|_| ParseError::new("stones"))
+        }
+        fn position_text(&self) -> String {
+            self.0.to_string()
+        }
+        fn parse_move(&self, text: &str) -> Result<u8, ParseError> {
+            text.parse().map_err(|_| ParseError::new("take"))
+        }
+        fn move_text(&self, take: u8) -> String {
+            take.to_string()
+        }
+    }
+
+    struct Even;
+
+    impl Evaluator<Nim> for Even {
+        fn evaluate(&self, _: &Nim) -> Score {
+            0
+        }
+    }
+
+    /// Searches Nim(21): the side to move wins (21 is not a multiple of 4).
+    fn search_nim(engine: &mut Engine<Nim, Even>) {
+        let r = engine.search(&Nim(21), &Limits::to_depth(24));
+        assert!(r.score > 0, "{r:?}");
+    }
+
+    #[test]
+    fn an_engine_allocates_its_table_once() {
+        // The counter is per thread, so other tests do not disturb it.
+        let start = blocks_allocated();
+        // Below the size whose clear trades blocks (see `TranspositionTable::clear`).
+        let mut engine = Engine::new(Even, 32);
+        assert_eq!(blocks_allocated() - start, 1, "Engine::new");
+        // What the command line and the bench do next.
+        engine.set_table_kind(TableKind::Locked);
+        engine.set_parallelism(Algorithm::Serial, 1);
+        engine.clear();
+        search_nim(&mut engine);
+        engine.clear();
+        engine.set_table_kind(TableKind::Lockless);
+        search_nim(&mut engine);
+        assert_eq!(blocks_allocated() - start, 1, "a second table was built");
+        assert_eq!(engine.table_bytes(), 32 << 20);
+        // A new size is one more table, and only one.
+        engine.set_hash(16).unwrap();
+        assert_eq!(blocks_allocated() - start, 2);
+        assert_eq!(engine.table_bytes(), 16 << 20);
+        search_nim(&mut engine);
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_allocated_is_an_error_and_the_engine_goes_on() {
+        // `black_box`: an engine that is never used may be optimised away,
+        // its allocation with it, and then "succeed".
+        use std::hint::black_box;
+        assert_eq!(
+            black_box(Engine::<Nim, Even>::try_new(Even, usize::MAX / 2)).err(),
+            Some(TableAllocError {
+                mib: usize::MAX / 2
+            })
+        );
+        assert!(black_box(Engine::<Nim, Even>::try_new(Even, 1 << 40)).is_err());
+
+        let mut engine = Engine::new(Even, 4);
+        engine.set_table_kind(TableKind::Locked);
+        search_nim(&mut engine);
+        for huge in [1 << 40, usize::MAX / 2] {
+            assert_eq!(engine.set_hash(huge), Err(TableAllocError { mib: huge }));
+            // The old size and kind, working.
+            assert_eq!(engine.table_bytes(), 4 << 20);
+            assert_eq!(engine.table_kind(), TableKind::Locked);
+            search_nim(&mut engine);
         }
     }
 }

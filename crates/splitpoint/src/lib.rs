@@ -32,4 +32,4 @@ pub use oracle::{perft, perft_exact_depth};
 pub use parallel::{Algorithm, UnknownAlgorithm};
 pub use score::{INFINITY, Score, WIN, WIN_BOUND, from_table, is_decisive, to_table};
 pub use stats::Stats;
-pub use tt::{TableKind, TranspositionTable};
+pub use tt::{TableAllocError, TableKind, TranspositionTable};

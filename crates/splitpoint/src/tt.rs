@@ -23,7 +23,18 @@
 //! [`TableKind::Locked`] wraps every probe and store in a lock (one per stripe
 //! of buckets) around the very same code: not needed for correctness, it exists
 //! so the cost of locking is measured side by side rather than argued.
+//!
+//! Memory: the buckets are one fallible, zeroed allocation (`Buckets`), so a
+//! table too large for the machine is a [`TableAllocError`], never an abort,
+//! and a large table costs nothing until the search touches it: the operating
+//! system hands out fresh zero pages on first use, so creating a 4 GiB table
+//! writes nothing. [`TranspositionTable::clear`] trades a large table's block
+//! for a fresh one the same way.
 
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::score::Score;
@@ -106,9 +117,145 @@ impl std::str::FromStr for TableKind {
 /// Lock stripes of a locked table: enough that two threads rarely share one.
 const LOCK_STRIPES: usize = 4096;
 
+/// A transposition table that could not be allocated: more memory (or
+/// address space) than the process may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
+}
+
+impl fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot allocate a transposition table of {} MiB: not enough memory",
+            self.mib
+        )
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
+/// The buckets: one zeroed block from the global allocator, owned like a
+/// `Box<[Bucket]>` and read through `Deref<Target = [Bucket]>`, so probes and
+/// stores index a plain slice as before.
+///
+/// Why not `Box<[Bucket]>` or `alloc_zeroed` of a `[Bucket]` layout: on Unix
+/// the standard allocator serves an alignment above 16 bytes with
+/// `posix_memalign` followed by a `memset` of the whole block, which touches
+/// every page (seconds for a few GiB, and all of it resident at once). At 16
+/// bytes it calls `calloc`, which takes a large block straight from `mmap`
+/// and skips the `memset`: the kernel's pages are already zero, and become
+/// resident only when written. So the block is asked for with 16-byte
+/// alignment and one spare bucket, and the buckets start at the first 64-byte
+/// boundary inside it.
+struct Buckets {
+    /// The block as allocated, freed with `layout` on drop.
+    block: NonNull<u8>,
+    layout: Layout,
+    /// The first bucket: `block` rounded up to a multiple of 64 bytes.
+    first: NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: `Buckets` owns its block exclusively, like a `Box<[Bucket]>`, and
+// `Bucket` (atomics only) is `Send` and `Sync`; shared access goes through
+// `&[Bucket]`, exclusive access through `&mut [Bucket]`.
+unsafe impl Send for Buckets {}
+// SAFETY: as for `Send`: `&Buckets` only lends `&[Bucket]`, which is `Sync`.
+unsafe impl Sync for Buckets {}
+
+#[cfg(test)]
+thread_local! {
+    /// Blocks allocated by this thread: lets tests check that an engine
+    /// allocates its table once.
+    static BLOCKS_ALLOCATED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Blocks of buckets allocated by the calling thread so far (tests only).
+#[cfg(test)]
+pub(crate) fn blocks_allocated() -> usize {
+    BLOCKS_ALLOCATED.with(|n| n.get())
+}
+
+impl Buckets {
+    /// `len` zeroed buckets (at least one), or `None` when the size
+    /// overflows or the allocator refuses.
+    fn zeroed(len: usize) -> Option<Self> {
+        let align = std::mem::align_of::<Bucket>();
+        let len = len.max(1);
+        let size = len
+            .checked_add(1)?
+            .checked_mul(std::mem::size_of::<Bucket>())?;
+        // 16 bytes: what `calloc` guarantees on the 64-bit targets, so the
+        // allocator zeroes lazily (see the type's comment).
+        let layout = Layout::from_size_align(size, 16).ok()?;
+        // SAFETY: `layout` has a non-zero size (at least two buckets).
+        let block = NonNull::new(unsafe { alloc_zeroed(layout) })?;
+        let offset = block.as_ptr().align_offset(align);
+        if offset >= align {
+            // `align_offset` may give up; free the block rather than misalign.
+            // SAFETY: `block` was allocated just above with `layout`.
+            unsafe { dealloc(block.as_ptr(), layout) };
+            return None;
+        }
+        // SAFETY: `offset < 64` and the block holds `len + 1` buckets' bytes,
+        // so `block + offset` and the `len` buckets after it are inside it.
+        let first = unsafe { block.add(offset) }.cast::<Bucket>();
+        #[cfg(test)]
+        BLOCKS_ALLOCATED.with(|n| n.set(n.get() + 1));
+        Some(Buckets {
+            block,
+            layout,
+            first,
+            len,
+        })
+    }
+}
+
+impl Deref for Buckets {
+    type Target = [Bucket];
+
+    #[inline]
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `first` is 64-byte aligned and `len` buckets from it lie in
+        // the live block (see `zeroed`). Every byte was zeroed at allocation
+        // and is only ever written through a `Bucket`'s atomics (or whole
+        // `u64`s through `&mut`), so each bucket is always a valid value:
+        // all-zero bytes are a valid `AtomicU64` (0), and a bucket is nothing
+        // but `AtomicU64`s. The slice borrows `self`, which frees the block
+        // only on drop.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl DerefMut for Buckets {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as in `deref`; `&mut self` makes this the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: `block` was allocated with `layout` in `zeroed` and is freed
+        // once, here; buckets need no drop (atomics only).
+        unsafe { dealloc(self.block.as_ptr(), self.layout) };
+    }
+}
+
+/// Tables at least this large are cleared by several threads.
+const PARALLEL_CLEAR_BYTES: usize = 64 << 20;
+/// The most threads a clear uses: memory bandwidth, not cores, is the limit.
+const CLEAR_THREADS: usize = 4;
+/// What a clearing thread takes at a time.
+const CLEAR_SHARE_BYTES: usize = 16 << 20;
+
 /// The transposition table.
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     /// `Some` for a [`TableKind::Locked`] table: bucket `i` is guarded by
     /// stripe `i % LOCK_STRIPES`.
     locks: Option<Box<[std::sync::Mutex<()>]>>,
@@ -151,31 +298,49 @@ fn age_of(data: u64) -> u8 {
 
 impl TranspositionTable {
     /// A lockless table of (at most) `mib` mebibytes, at least one bucket.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated; [`TranspositionTable::try_new`]
+    /// returns the error instead.
     pub fn new(mib: usize) -> Self {
         Self::with_kind(mib, TableKind::Lockless)
     }
 
     /// A table of (at most) `mib` mebibytes of the given kind.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated; [`TranspositionTable::try_with_kind`]
+    /// returns the error instead.
     pub fn with_kind(mib: usize, kind: TableKind) -> Self {
-        let buckets = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = (0..buckets)
-            .map(|_| {
-                Bucket(std::array::from_fn(|_| Slot {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                }))
-            })
-            .collect();
-        let locks = (kind == TableKind::Locked).then(|| {
-            (0..LOCK_STRIPES)
-                .map(|_| std::sync::Mutex::new(()))
-                .collect()
-        });
-        TranspositionTable {
+        Self::try_with_kind(mib, kind).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A lockless table of (at most) `mib` mebibytes, at least one bucket.
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when the memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<Self, TableAllocError> {
+        Self::try_with_kind(mib, TableKind::Lockless)
+    }
+
+    /// A table of (at most) `mib` mebibytes of the given kind, at least one
+    /// bucket. The memory is zeroed lazily by the operating system: nothing
+    /// is written here, and pages become resident as searches touch them.
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when the memory cannot be had (the size overflows
+    /// the address space, or the allocator refuses it).
+    pub fn try_with_kind(mib: usize, kind: TableKind) -> Result<Self, TableAllocError> {
+        let bytes = mib.checked_mul(1 << 20).ok_or(TableAllocError { mib })?;
+        let buckets = Buckets::zeroed(bytes / std::mem::size_of::<Bucket>())
+            .ok_or(TableAllocError { mib })?;
+        let mut table = TranspositionTable {
             buckets,
-            locks,
+            locks: None,
             age: AtomicU8::new(0),
-        }
+        };
+        table.set_kind(kind);
+        Ok(table)
     }
 
     /// Whether accesses take a lock.
@@ -187,19 +352,90 @@ impl TranspositionTable {
         }
     }
 
+    /// Makes accesses take a lock or not. The entries stay (both kinds lay
+    /// them out alike) and nothing of the table's size is allocated: only the
+    /// lock stripes, when they are added.
+    pub fn set_kind(&mut self, kind: TableKind) {
+        if kind == self.kind() {
+            return;
+        }
+        self.locks = (kind == TableKind::Locked).then(|| {
+            (0..LOCK_STRIPES)
+                .map(|_| std::sync::Mutex::new(()))
+                .collect()
+        });
+    }
+
     /// The size in bytes.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// The size in whole MiB (0 for a table smaller than one).
+    pub fn mib(&self) -> usize {
+        self.bytes() >> 20
+    }
+
     /// Empties every entry (between unrelated searches, e.g. suite positions).
-    pub fn clear(&self) {
-        for b in self.buckets.iter() {
-            for s in &b.0 {
-                s.check.store(0, Relaxed);
-                s.data.store(0, Relaxed);
+    ///
+    /// A large table (64 MiB or more) trades its block for a fresh zeroed one
+    /// from the operating system: that costs nothing now and gives back the
+    /// pages the searches made resident, where writing zeros would make every
+    /// page resident (seconds for a few GiB). Only if no fresh block can be
+    /// had are the entries zeroed in place, by up to four threads.
+    pub fn clear(&mut self) {
+        if self.bytes() >= PARALLEL_CLEAR_BYTES
+            && let Some(fresh) = Buckets::zeroed(self.buckets.len())
+        {
+            self.buckets = fresh;
+            return;
+        }
+        self.zero_in_place();
+    }
+
+    /// Zeroes every entry where it is; a large table is shared out to up to
+    /// four threads, each taking 16 MiB at a time.
+    fn zero_in_place(&mut self) {
+        fn zero(buckets: &mut [Bucket]) {
+            // Plain writes through `&mut`: the compiler makes this a `memset`.
+            for b in buckets {
+                for s in &mut b.0 {
+                    *s.check.get_mut() = 0;
+                    *s.data.get_mut() = 0;
+                }
             }
         }
+        let helpers = if self.bytes() < PARALLEL_CLEAR_BYTES {
+            0
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(CLEAR_THREADS)) - 1
+        };
+        let buckets: &mut [Bucket] = &mut self.buckets;
+        if helpers == 0 {
+            zero(buckets);
+            return;
+        }
+        let shares = std::sync::Mutex::new(
+            buckets.chunks_mut(CLEAR_SHARE_BYTES / std::mem::size_of::<Bucket>()),
+        );
+        let work = || {
+            loop {
+                // The lock is released before the share is zeroed. Nothing
+                // panics while it is held, so poisoning cannot happen.
+                let next = shares.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some(share) = next else { break };
+                zero(share);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..helpers {
+                // A helper that cannot start leaves its shares to the others.
+                let _ = std::thread::Builder::new()
+                    .name("tt-clear".into())
+                    .spawn_scoped(scope, work);
+            }
+            work();
+        });
     }
 
     /// Starts a new search generation: older entries become preferred victims.
@@ -366,6 +602,91 @@ mod tests {
         assert_eq!(tt.probe(43), None);
         assert_eq!("locked".parse(), Ok(TableKind::Locked));
         assert!("wooden".parse::<TableKind>().is_err());
+    }
+
+    #[test]
+    fn a_table_beyond_the_address_space_is_an_error() {
+        // `black_box`: a table that is never used may be optimised away,
+        // its allocation with it, and then "succeed".
+        use std::hint::black_box;
+        // The byte count overflows `usize`.
+        let overflow = usize::MAX / 2;
+        assert_eq!(
+            black_box(TranspositionTable::try_new(overflow)).err(),
+            Some(TableAllocError { mib: overflow })
+        );
+        // 2^60 bytes: a valid layout, but no machine maps it.
+        let huge = 1 << 40;
+        for kind in [TableKind::Lockless, TableKind::Locked] {
+            let e = black_box(TranspositionTable::try_with_kind(huge, kind)).err();
+            assert_eq!(e, Some(TableAllocError { mib: huge }));
+        }
+        assert!(
+            TableAllocError { mib: huge }
+                .to_string()
+                .contains("1099511627776 MiB")
+        );
+    }
+
+    #[test]
+    fn buckets_are_cache_line_aligned_and_sized_as_asked() {
+        for (mib, kind) in [
+            (0, TableKind::Lockless),
+            (1, TableKind::Lockless),
+            (3, TableKind::Locked),
+        ] {
+            let tt = TranspositionTable::try_with_kind(mib, kind).unwrap();
+            assert_eq!(tt.bytes(), (mib << 20).max(64));
+            assert_eq!(tt.mib(), mib);
+            assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
+            assert!(tt.buckets.iter().all(|b| {
+                b.0.iter()
+                    .all(|s| s.check.load(Relaxed) == 0 && s.data.load(Relaxed) == 0)
+            }));
+        }
+    }
+
+    #[test]
+    fn clear_empties_a_table_large_enough_to_share_out() {
+        // Large enough to take the parallel path, with shares left over.
+        let mut tt = TranspositionTable::new(PARALLEL_CLEAR_BYTES / (1 << 20) + 1);
+        let keys: Vec<u64> = (1..=10_000u64)
+            .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, entry(1, 3));
+        }
+        assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        assert!(tt.buckets.iter().all(|b| {
+            b.0.iter()
+                .all(|s| s.check.load(Relaxed) == 0 && s.data.load(Relaxed) == 0)
+        }));
+        // The fallback when no fresh block can be had: zeroing in place.
+        for &k in &keys {
+            tt.store(k, entry(1, 3));
+        }
+        tt.zero_in_place();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        assert!(tt.buckets.iter().all(|b| {
+            b.0.iter()
+                .all(|s| s.check.load(Relaxed) == 0 && s.data.load(Relaxed) == 0)
+        }));
+    }
+
+    #[test]
+    fn changing_the_kind_keeps_the_entries_and_allocates_no_table() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(42, entry(5, 6));
+        let before = blocks_allocated();
+        tt.set_kind(TableKind::Locked);
+        assert_eq!(tt.kind(), TableKind::Locked);
+        assert_eq!(tt.probe(42), Some(entry(5, 6)));
+        tt.set_kind(TableKind::Lockless);
+        assert_eq!(tt.kind(), TableKind::Lockless);
+        assert_eq!(tt.probe(42), Some(entry(5, 6)));
+        assert_eq!(blocks_allocated(), before);
     }
 
     #[test]
