@@ -13,8 +13,8 @@
 //! ```
 //!
 //! - `score=N`: the exact score the side to move must get (checked in every run);
-//! - `best=m1,m2`: every acceptable best move (checked, unless the suite
-//!   says `goals`);
+//! - `best=m1,m2`: every acceptable best move, in the game's move notation
+//!   (checked, unless the suite says `goals`);
 //! - `depth=D`: this position's depth, overriding the suite's;
 //! - `id=NAME`: a label for tables.
 //!
@@ -28,14 +28,21 @@
 //! A chess suite may also be an EPD file (`*.epd`, with `bm` and `id`
 //! operations, as Bratko–Kopec is published): its best moves are goals, and
 //! it runs in normal mode by default, like the embedded chess suites.
+//!
+//! Every position and every best move is read when the suite is loaded (the
+//! moves against their position): a suite with no position, a malformed
+//! position or a best move that is no legal move is an error naming the
+//! file and the line, before anything is searched.
 
 use std::fmt;
 use std::str::FromStr;
 
 use splitpoint::{Game, MAX_DEPTH, Score};
-use splitpoint_games::chess::{self, EpdPosition, bratko_kopec, parse_epd};
-use splitpoint_games::othello::ffo_positions;
-use splitpoint_games::{draughts, xiangqi};
+use splitpoint_games::chess::{self, Chess, EpdPosition, bratko_kopec, parse_epd};
+use splitpoint_games::draughts::{self, Draughts};
+use splitpoint_games::othello::{Othello, ffo_positions};
+use splitpoint_games::synthetic::Synthetic;
+use splitpoint_games::xiangqi::{self, Xiangqi};
 
 /// A game splitpoint plays: named on the command line, chosen by suites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -303,7 +310,11 @@ impl Suite {
             path if path.ends_with(".epd") => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("suite '{path}' cannot be read: {e}"))?;
-                let positions = parse_epd(&text).map_err(|e| format!("{path}: {e}"))?;
+                // The message names the line; the error's "column" is its index.
+                let positions = parse_epd(&text).map_err(|e| format!("{path}: {}", e.message))?;
+                if positions.is_empty() {
+                    return Err(format!("suite '{path}' has no positions"));
+                }
                 let depth = match game {
                     Some(GameName::Chess) | None => CHESS_DEPTH,
                     Some(other) => {
@@ -445,6 +456,9 @@ impl Suite {
         };
         let mut solve = false;
         let mut suite_depth = depth;
+        // The line number of each position, for errors found after the
+        // directives (a `game=` may come anywhere).
+        let mut line_numbers = Vec::new();
         for (number, line) in text.lines().enumerate() {
             let at = |msg: String| format!("{name} line {}: {msg}", number + 1);
             let line = line.trim();
@@ -488,7 +502,12 @@ impl Suite {
                         );
                     }
                     Some(("best", v)) => {
-                        pos.best_moves = v.split(',').map(|m| m.trim().to_string()).collect()
+                        pos.best_moves = v.split(',').map(|m| m.trim().to_string()).collect();
+                        if pos.best_moves.iter().any(String::is_empty) {
+                            return Err(at(format!(
+                                "'{field}' has an empty move (expected best=m1,m2)"
+                            )));
+                        }
                     }
                     Some(("depth", v)) => pos.depth = Some(parse_depth(v).map_err(at)?),
                     Some(("id", v)) => pos.id = v.trim().to_string(),
@@ -500,9 +519,13 @@ impl Suite {
                 }
             }
             suite.positions.push(pos);
+            line_numbers.push(number + 1);
         }
         if suite.positions.is_empty() {
             return Err(format!("suite '{name}' has no positions"));
+        }
+        for (pos, line) in suite.positions.iter_mut().zip(line_numbers) {
+            check_position(suite.game, pos).map_err(|e| format!("{name} line {line}: {e}"))?;
         }
         suite.kind = if solve {
             if suite.game != GameName::Othello {
@@ -538,6 +561,33 @@ impl Suite {
             SuiteKind::Depth(d) => Some(self.positions[i].depth.unwrap_or(d)),
         }
     }
+}
+
+/// Reads `p`'s position as a position of `game` and its best moves against
+/// it, and writes the moves as the game writes them (as searches report
+/// them: a chess move given in SAN then matches).
+///
+/// # Errors
+/// What is wrong with the position or with which move.
+fn check_position(game: GameName, p: &mut SuitePosition) -> Result<(), String> {
+    match game {
+        GameName::Othello => check_moves::<Othello>(p),
+        GameName::Synthetic => check_moves::<Synthetic>(p),
+        GameName::Chess => check_moves::<Chess>(p),
+        GameName::Draughts => check_moves::<Draughts>(p),
+        GameName::Xiangqi => check_moves::<Xiangqi>(p),
+    }
+}
+
+fn check_moves<G: Game>(p: &mut SuitePosition) -> Result<(), String> {
+    let pos = G::parse_position(&p.text).map_err(|e| format!("position: {e}"))?;
+    for text in &mut p.best_moves {
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| format!("best move '{text}': {}", e.message))?;
+        *text = pos.move_text(mv);
+    }
+    Ok(())
 }
 
 /// A depth in `1..=MAX_DEPTH`.
@@ -597,5 +647,38 @@ mod tests {
             "no depth"
         );
         assert!(Suite::load("no-such-suite", None).is_err());
+    }
+
+    #[test]
+    fn positions_and_best_moves_are_read_when_loaded() {
+        // Best moves are read against their position, then written as the
+        // search reports them (SAN becomes UCI).
+        let s = Suite::parse(
+            "t",
+            "startpos ; best=e4,Nf3\n#! game=chess depth=3\n",
+            GameName::Othello,
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.positions[0].best_moves, vec!["e2e4", "g1f3"]);
+        for (text, line, what) in [
+            ("#! game=chess depth=3\nstartpos ; best=e5\n", 2, "'e5'"),
+            (
+                "#! game=chess depth=3\n\n# c\nstartpos\nfen ; best=e4\n",
+                5,
+                "position",
+            ),
+            ("#! game=xiangqi depth=3\nstartpos ; best=\n", 2, "'best='"),
+            (
+                "#! game=draughts depth=3\nstart ; best=32-28,\n",
+                2,
+                "'best=32-28,'",
+            ),
+            ("#! game=othello depth=3\nstart ; best=pass\n", 2, "'pass'"),
+        ] {
+            let e = Suite::parse("t", text, GameName::Othello, None).unwrap_err();
+            assert!(e.starts_with(&format!("t line {line}: ")), "{text:?}: {e}");
+            assert!(e.contains(what), "{text:?}: {e}");
+        }
     }
 }

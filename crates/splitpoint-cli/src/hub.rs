@@ -16,7 +16,9 @@
 //! in its [`Dialect::Hub`]. `ponder-hit` ends a ponder search like `stop`
 //! (the answer comes at once, from the deepest finished iteration). Nothing
 //! on input ends the session but `quit` or the end of input; a line that
-//! cannot be understood is answered with `error message="…"` and ignored.
+//! cannot be understood is answered with `error message="…"` and ignored
+//! (the quoted line's control characters escaped, see
+//! [`crate::protocol::Output`]).
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;

@@ -17,8 +17,9 @@ use crate::{PositionArgs, check_depth, report, stdout};
 /// A pass is a ply. A game that ends sooner counts as one leaf in othello and
 /// synthetic trees; chess, draughts and xiangqi follow their published perft
 /// tables, where it adds none (and a draughts capture reached by two routes
-/// counts once). Prints the count, the time and the speed; with --divide, the count below each first
-/// move too (to find where two move generators disagree).
+/// counts once), so a position with no legal move counts 0 there, divided or
+/// not. Prints the count, the time and the speed; with --divide, the count
+/// below each first move too (to find where two move generators disagree).
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint perft othello 6                  8200 positions from the start
@@ -96,9 +97,11 @@ impl GameCommand for &PerftArgs {
                     nodes,
                 });
             }
-            // A finished game is one leaf, with no first move to divide by.
+            // With no first move to divide by, the game's own convention
+            // decides: one leaf (othello, synthetic) or none (chess, draughts,
+            // xiangqi), as plain perft counts it.
             let total = if counts.is_empty() {
-                1
+                pos.perft(depth)
             } else {
                 counts.iter().map(|c| c.nodes).sum()
             };

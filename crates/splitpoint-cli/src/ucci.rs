@@ -7,7 +7,9 @@
 //! `setoption usemillisec true`; `banmoves` forbids root moves until the
 //! next `position`; `bestmove` or `nobestmove`; `quit` is answered `bye`.
 //! The search thread, stopping and clock budgets are [`crate::protocol`]'s,
-//! shared with `splitpoint uci`.
+//! shared with `splitpoint uci`. A line that cannot be understood is
+//! answered with `info string` and ignored (the quoted line's control
+//! characters escaped, see [`crate::protocol::Output`]).
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;

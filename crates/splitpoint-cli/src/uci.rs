@@ -7,7 +7,8 @@
 //! clocks) lives in [`crate::protocol`], shared with `splitpoint ucci`.
 //!
 //! Nothing on input ends the session but `quit` or the end of input; a line
-//! that cannot be understood is answered with `info string` and ignored.
+//! that cannot be understood is answered with `info string` and ignored (the
+//! quoted line's control characters escaped, see [`crate::protocol::Output`]).
 //! Changing the variant ends any search (it still answers `bestmove`) and
 //! starts a new game; the other options carry over.
 

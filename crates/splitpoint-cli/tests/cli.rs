@@ -113,6 +113,76 @@ fn perft_divide_adds_up() {
     );
 }
 
+/// Positions where the side to move has no legal move: chess (fool's mate),
+/// xiangqi (mated by two chariots), draughts (no pieces; one man blocked).
+const NO_MOVES: [(&str, &str); 4] = [
+    (
+        "chess",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    ),
+    ("xiangqi", "R3k4/R8/9/9/9/9/9/9/9/3K5 b"),
+    ("draughts", "W:W:B1-20"),
+    ("draughts", "W:W46:B37,41"),
+];
+
+#[test]
+fn perft_divide_agrees_with_perft_where_no_move_is_legal() {
+    for (game, position) in NO_MOVES {
+        let moves = success(&["moves", game, "--position", position]);
+        assert!(moves.trim().is_empty(), "{game} {position}: {moves}");
+        for depth in ["1", "2", "3"] {
+            let plain = json(&["perft", game, depth, "--position", position, "--json"]);
+            let divide = json(&[
+                "perft",
+                game,
+                depth,
+                "--position",
+                position,
+                "--divide",
+                "--json",
+            ]);
+            assert_eq!(plain["nodes"], 0, "{game} {position} depth {depth}");
+            assert_eq!(divide["nodes"], 0, "{game} {position} depth {depth} divide");
+            assert_eq!(divide["divide"].as_array().unwrap().len(), 0);
+        }
+        let human = success(&["perft", game, "2", "--position", position, "--divide"]);
+        assert!(
+            human
+                .lines()
+                .any(|l| l.split_whitespace().eq(["nodes", "0"])),
+            "{game} {position}: {human}"
+        );
+    }
+    // Othello and synthetic trees count a finished game as one leaf, divided or not.
+    let over = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O";
+    let leaf = "b=2,d=3,seed=1";
+    for (game, position, moves) in [("othello", over, ""), ("synthetic", leaf, "0 0 0")] {
+        let plain = json(&[
+            "perft",
+            game,
+            "2",
+            "--position",
+            position,
+            "--moves",
+            moves,
+            "--json",
+        ]);
+        let divide = json(&[
+            "perft",
+            game,
+            "2",
+            "--position",
+            position,
+            "--moves",
+            moves,
+            "--divide",
+            "--json",
+        ]);
+        assert_eq!(plain["nodes"], 1, "{game}");
+        assert_eq!(divide["nodes"], 1, "{game}");
+    }
+}
+
 #[test]
 fn search_othello_reports_a_legal_move() {
     let value = json(&["search", "othello", "--depth", "4", "--json"]);
@@ -506,4 +576,59 @@ fn moves_lists_legal_moves_per_position() {
     let out = child.wait_with_output().unwrap();
     let message = rejected_output(&["moves", "--stdin"], out);
     assert!(message.contains("line 2"), "{message}");
+}
+
+/// Control characters in a bad position, move or file name come back
+/// escaped: the error stays one line, and nothing in it moves the cursor or
+/// starts a new line on a terminal.
+#[test]
+fn bad_input_is_echoed_with_control_characters_escaped() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["search", "chess", "--moves", "e2e4\nsplitpoint: forged"],
+            r"e2e4\nsplitpoint:",
+        ),
+        (&["search", "chess", "--moves", "e2e4 e7\re5"], r"e7\re5"),
+        (
+            &[
+                "search",
+                "xiangqi",
+                "--position",
+                "rnbakab\u{1b}nr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            ],
+            r"\u{1b}",
+        ),
+        (
+            &["search", "draughts", "--position", "W:W31-50:X\r1"],
+            r"X\r1",
+        ),
+        (
+            &["search", "draughts", "--moves", "32-28 19\u{1c}-23"],
+            r"19\u{1c}-23",
+        ),
+        (
+            &["perft", "othello", "2", "--moves", "f5\u{85}d6"],
+            r"\u{85}",
+        ),
+        (&["bench", "--suite", "no\nsuch\tsuite"], r"no\nsuch\tsuite"),
+        (
+            &["solve", "othello", "--file", "/no/such\nfile"],
+            r"/no/such\nfile",
+        ),
+        (&["search", "nim\u{b}go"], r"nim\u{b}go"),
+    ];
+    for (args, expected) in cases {
+        let stderr = rejected(args);
+        let body = stderr.strip_suffix('\n').unwrap_or(&stderr);
+        assert!(
+            !body
+                .chars()
+                .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')),
+            "{args:?}: a raw control character in {stderr:?}"
+        );
+        assert!(
+            stderr.contains(expected),
+            "{args:?}: {stderr:?} lacks {expected:?}"
+        );
+    }
 }

@@ -206,3 +206,153 @@ fn chess_bench_counts_best_moves_found() {
     assert!(stdout.contains("| 1 |\n"), "Qd1+ found, a6 not: {stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `bench` on a suite file holding `text`, quickly (depth 1, one serial
+/// run), and returns the output.
+fn bench_on_file(dir: &std::path::Path, file: &str, game: &str, text: &str) -> Output {
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(file);
+    std::fs::write(&path, text).unwrap();
+    splitpoint(&[
+        "bench",
+        "--game",
+        game,
+        "--suite",
+        path.to_str().unwrap(),
+        "--depth",
+        "1",
+        "--runs",
+        "1",
+        "--threads",
+        "1",
+        "--algos",
+        "serial",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
+/// A suite with no positions, or with a malformed position or goal, is bad
+/// input: status 2 and one line naming the file, the line and the problem,
+/// before anything is searched.
+#[test]
+fn bench_rejects_empty_suites_and_malformed_goals_with_status_2() {
+    let dir = temp("bad-suites");
+    let chess = "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - -";
+    let cases: Vec<(&str, &str, String, &[&str])> = vec![
+        ("empty.epd", "chess", String::new(), &["no positions"]),
+        (
+            "comments.epd",
+            "chess",
+            "# nothing here\n\n# nor here\n".into(),
+            &["no positions"],
+        ),
+        ("empty.txt", "othello", String::new(), &["no positions"]),
+        (
+            "comments.txt",
+            "synthetic",
+            "#! game=synthetic depth=2\n# only a comment\n".into(),
+            &["no positions"],
+        ),
+        (
+            "zz9.epd",
+            "chess",
+            format!("{chess} bm Qd1+; id \"a\";\n{chess} bm zz9; id \"b\";\n"),
+            &["line 2", "zz9"],
+        ),
+        (
+            "empty-bm.epd",
+            "chess",
+            format!("{chess} bm Qd1+;\n{chess} bm ; id \"b\";\n"),
+            &["line 2", "bm"],
+        ),
+        (
+            "chess-zz9.txt",
+            "chess",
+            "#! game=chess depth=1\nstartpos ; best=zz9\n".into(),
+            &["line 2", "zz9"],
+        ),
+        (
+            "chess-illegal.txt",
+            "chess",
+            "#! game=chess depth=1\n# a comment\nstartpos ; best=e2e5\n".into(),
+            &["line 3", "e2e5"],
+        ),
+        (
+            "chess-empty-best.txt",
+            "chess",
+            "#! game=chess depth=1\nstartpos ; best=\n".into(),
+            &["line 2", "best="],
+        ),
+        (
+            "chess-empty-item.txt",
+            "chess",
+            "#! game=chess depth=1\nstartpos ; best=e2e4,,d2d4\n".into(),
+            &["line 2", "best="],
+        ),
+        (
+            "othello.txt",
+            "othello",
+            "#! game=othello depth=1\nstart ; best=f5\nstart ; best=zz9\n".into(),
+            &["line 3", "zz9"],
+        ),
+        (
+            "othello-illegal.txt",
+            "othello",
+            "#! game=othello depth=1\nstart ; best=a1\n".into(),
+            &["line 2", "a1"],
+        ),
+        (
+            "synthetic.txt",
+            "synthetic",
+            "#! game=synthetic depth=1\nb=3,d=4,seed=2 ; best=7\n".into(),
+            &["line 2", "'7'"],
+        ),
+        (
+            "draughts.txt",
+            "draughts",
+            "#! game=draughts depth=1\nstart ; best=32-28\nstart ; best=zz9\n".into(),
+            &["line 3", "zz9"],
+        ),
+        (
+            "draughts-illegal.txt",
+            "draughts",
+            "#! game=draughts depth=1\nstart ; best=32-23\n".into(),
+            &["line 2", "32-23"],
+        ),
+        (
+            "xiangqi.txt",
+            "xiangqi",
+            "#! game=xiangqi depth=1\nstartpos ; best=h2e2\nstartpos ; best=zz9\n".into(),
+            &["line 3", "zz9"],
+        ),
+        (
+            "xiangqi-illegal.txt",
+            "xiangqi",
+            "#! game=xiangqi depth=1\nstartpos ; best=a0a5\n".into(),
+            &["line 2", "a0a5"],
+        ),
+        (
+            "bad-position.txt",
+            "draughts",
+            "#! game=draughts depth=1\nstart\nW:W99:B1\n".into(),
+            &["line 3"],
+        ),
+    ];
+    for (file, game, text, needles) in cases {
+        let out = bench_on_file(&dir, file, game, &text);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{file}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{file}: {stderr}");
+        assert!(
+            stderr.contains(file),
+            "{file}: the file is not named: {stderr}"
+        );
+        for needle in needles {
+            assert!(stderr.contains(needle), "{file}: no '{needle}': {stderr}");
+        }
+        assert!(out.stdout.is_empty(), "{file}: searched anyway");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

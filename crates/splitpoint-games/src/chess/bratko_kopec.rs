@@ -71,6 +71,9 @@ fn parse_record(line: &str, line_number: usize) -> Result<EpdPosition, ParseErro
         let operands = operands.trim();
         match code {
             "id" => id = Some(operands.trim_matches('"').to_string()),
+            "bm" if operands.is_empty() => {
+                return Err(ParseError::new("'bm' names no move"));
+            }
             "bm" => best = operands.split_whitespace().map(str::to_string).collect(),
             "hmvc" => halfmove = operands.to_string(),
             "fmvn" => fullmove = operands.to_string(),
@@ -110,6 +113,7 @@ mod tests {
     fn bad_records_are_errors() {
         assert!(parse_epd("8/8/8/8 w - -").is_err());
         assert!(parse_epd("4k3/8/8/8/8/8/8/4K3 w - - bm Qd1+;").is_err());
+        assert!(parse_epd("4k3/8/8/8/8/8/8/4K3 w - - bm ; id \"x\";").is_err());
         assert_eq!(parse_epd("# nothing\n\n").map(|v| v.len()), Ok(0));
     }
 }
