@@ -12,7 +12,7 @@
 //! YBW and DTS have one `IdleSleep` for helpers waiting for work; workloads
 //! has a second for publishers waiting for their last subscriber to leave.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[cfg(loom)]
 use loom::sync::{
@@ -26,25 +26,42 @@ use std::sync::{
 };
 
 /// How a waiting thread backs off: spin a few turns (the thread it waits
-/// for is most likely running and nearly done), then sleep in an
-/// [`IdleSleep`] until woken. Never an unbounded spin and no `yield_now`:
-/// with more threads than cores the thread waited for may be off its core,
-/// and only a sleep surely hands the core over to it.
-#[derive(Default)]
+/// for is most likely running and nearly done), then yield for a while
+/// (with no other thread runnable a yield returns at once, so this is a
+/// cheap poll; with more threads than cores it lets the others run), then
+/// sleep in an [`IdleSleep`] until woken. The sleep is what guarantees
+/// progress: with more threads than cores the thread waited for may be off
+/// its core, and a waiter that never sleeps keeps taking turns from it. The
+/// yield phase is what keeps short waits cheap: a sleeper pays a wake-up
+/// (tens of microseconds) when its wait ends.
 pub(crate) struct Backoff {
     turns: u32,
+    /// How long to yield before sleeping.
+    yield_for: Duration,
+    /// When the yield phase began, once it has.
+    yielding_since: Option<Instant>,
 }
 
 impl Backoff {
-    /// Turns spent spinning before the first sleep.
+    /// Turns spent spinning before yielding.
     const SPINS: u32 = 64;
+
+    /// A backoff that yields for `yield_for` before it sleeps.
+    pub(crate) fn new(yield_for: Duration) -> Self {
+        Backoff {
+            turns: 0,
+            yield_for,
+            yielding_since: None,
+        }
+    }
 
     /// Starts over: there was progress.
     pub(crate) fn reset(&mut self) {
         self.turns = 0;
+        self.yielding_since = None;
     }
 
-    /// One turn of waiting: spin, or sleep in `sleep` until woken or
+    /// One turn of waiting: spin, yield, or sleep in `sleep` until woken or
     /// `timeout`, unless `ready()` says the wait is over.
     pub(crate) fn snooze(
         &mut self,
@@ -55,6 +72,11 @@ impl Backoff {
         if self.turns < Self::SPINS {
             self.turns += 1;
             std::hint::spin_loop();
+            return;
+        }
+        let since = *self.yielding_since.get_or_insert_with(Instant::now);
+        if since.elapsed() < self.yield_for {
+            std::thread::yield_now();
         } else {
             sleep.sleep_unless(timeout, ready);
         }

@@ -28,6 +28,11 @@ use crate::search::{SearchContext, Worker, pick_best};
 pub const SPLITS_PER_THREAD: usize = 8;
 /// "No split point".
 const NONE: usize = usize::MAX;
+/// How long an idle helper polls (spins, then yields) before it sleeps.
+const IDLE_YIELD: Duration = Duration::from_micros(200);
+/// How long an owner polls for its helpers before it sleeps: most waits are
+/// shorter, and a sleeper pays a wake-up when its wait ends.
+const OWNER_YIELD: Duration = Duration::from_millis(2);
 /// Longest sleep of an idle helper between looks for work (a safety net:
 /// publishers wake sleepers).
 const IDLE_NAP: Duration = Duration::from_millis(2);
@@ -253,7 +258,7 @@ impl<G: Game> Splitter<G> {
             !sp.open.load(Relaxed),
             "work_at returns with the split point closed"
         );
-        let mut backoff = Backoff::default();
+        let mut backoff = Backoff::new(OWNER_YIELD);
         while sp.workers.load(Acquire) > 1 {
             if self.help_below(worker, ctx, id) {
                 backoff.reset();
@@ -445,7 +450,7 @@ impl<G: Game> Splitter<G> {
     ) {
         let mut idle_since = Instant::now();
         self.idle.fetch_add(1, SeqCst);
-        let mut backoff = Backoff::default();
+        let mut backoff = Backoff::new(IDLE_YIELD);
         while !self.done.load(Acquire) {
             if let Some(id) = self.find_open(|_| true) {
                 self.idle.fetch_sub(1, SeqCst);
