@@ -248,6 +248,9 @@ impl Drop for Buckets {
 
 /// Tables at least this large are cleared by several threads.
 const PARALLEL_CLEAR_BYTES: usize = 64 << 20;
+/// Tables at least this large are left to the operating system's lazy zero
+/// pages, when created and when cleared; smaller ones are written (resident).
+const LAZY_ZERO_BYTES: usize = 256 << 20;
 /// The most threads a clear uses: memory bandwidth, not cores, is the limit.
 const CLEAR_THREADS: usize = 4;
 /// What a clearing thread takes at a time.
@@ -324,8 +327,9 @@ impl TranspositionTable {
     }
 
     /// A table of (at most) `mib` mebibytes of the given kind, at least one
-    /// bucket. The memory is zeroed lazily by the operating system: nothing
-    /// is written here, and pages become resident as searches touch them.
+    /// bucket. A table of 256 MiB or more is zeroed lazily by the operating
+    /// system: nothing is written here, and pages become resident as searches
+    /// touch them; a smaller one is written at once (see the body).
     ///
     /// # Errors
     /// [`TableAllocError`] when the memory cannot be had (the size overflows
@@ -340,6 +344,13 @@ impl TranspositionTable {
             age: AtomicU8::new(0),
         };
         table.set_kind(kind);
+        // A table under 256 MiB is written now, which makes its pages
+        // resident: the first search would fault them in anyway, inside its
+        // own time (tens of milliseconds per 100 MiB here). A larger one stays
+        // lazy: `Hash 4096` must not cost seconds before the search starts.
+        if table.bytes() < LAZY_ZERO_BYTES {
+            table.zero_in_place();
+        }
         Ok(table)
     }
 
@@ -378,13 +389,13 @@ impl TranspositionTable {
 
     /// Empties every entry (between unrelated searches, e.g. suite positions).
     ///
-    /// A large table (64 MiB or more) trades its block for a fresh zeroed one
+    /// A large table (256 MiB or more) trades its block for a fresh zeroed one
     /// from the operating system: that costs nothing now and gives back the
     /// pages the searches made resident, where writing zeros would make every
     /// page resident (seconds for a few GiB). Only if no fresh block can be
     /// had are the entries zeroed in place, by up to four threads.
     pub fn clear(&mut self) {
-        if self.bytes() >= PARALLEL_CLEAR_BYTES
+        if self.bytes() >= LAZY_ZERO_BYTES
             && let Some(fresh) = Buckets::zeroed(self.buckets.len())
         {
             self.buckets = fresh;
@@ -648,8 +659,10 @@ mod tests {
 
     #[test]
     fn clear_empties_a_table_large_enough_to_share_out() {
-        // Large enough to take the parallel path, with shares left over.
-        let mut tt = TranspositionTable::new(PARALLEL_CLEAR_BYTES / (1 << 20) + 1);
+        // Large enough that `clear` trades blocks, and that zeroing in place
+        // is shared out, with shares left over.
+        let mut tt = TranspositionTable::new((LAZY_ZERO_BYTES >> 20) + 1);
+        assert!(tt.bytes() > PARALLEL_CLEAR_BYTES);
         let keys: Vec<u64> = (1..=10_000u64)
             .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
             .collect();
