@@ -824,7 +824,8 @@ impl Clock {
     }
 
     /// The time to aim for: an even share of what is left over the moves
-    /// to go, plus half the increment, within [`cap`](Self::cap).
+    /// to go, plus half the increment, never more than the clock holds less
+    /// the overhead (or a quarter of it, when even that is short).
     pub fn budget(&self) -> Duration {
         let share =
             self.time / self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1) + self.increment / 2;

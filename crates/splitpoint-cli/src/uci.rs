@@ -84,7 +84,6 @@ fn variant(text: &str) -> std::result::Result<&'static str, String> {
 
 /// Runs one chess UCI session: reads commands from `input` until `quit` or
 /// its end, writes the engine's lines to `output`.
-#[cfg(test)]
 pub fn session(input: impl BufRead, output: Box<dyn Write + Send>) {
     session_with(input, output, Chess::VARIANT);
 }

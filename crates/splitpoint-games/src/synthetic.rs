@@ -24,6 +24,9 @@ const MAX_NOISE: i32 = 50;
 pub const MAX_BRANCHING: u32 = 64;
 /// The deepest tree a spec may ask for.
 pub const MAX_TREE_DEPTH: u32 = 100;
+/// The largest value (either sign) of any node of any tree: the root's
+/// (at most 100) plus the largest penalty at every ply.
+const MAX_VALUE: i32 = 100 + MAX_DELTA as i32 * MAX_TREE_DEPTH as i32;
 
 /// The shape of a tree.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -196,7 +199,12 @@ impl Game for Synthetic {
                 }
                 "node" => node = Some(num(u64::MAX)?),
                 "ply" => ply = num(MAX_TREE_DEPTH as u64)? as u8,
-                "value" => value = val.trim().parse().map_err(|_| bad("not a whole number"))?,
+                "value" => {
+                    value = val.trim().parse().map_err(|_| bad("not a whole number"))?;
+                    if !(-MAX_VALUE..=MAX_VALUE).contains(&value) {
+                        return Err(bad(&format!("no node's value is beyond ±{MAX_VALUE}")));
+                    }
+                }
                 other => {
                     return Err(bad(&format!(
                         "unknown field '{other}' (expected b, d, seed, q)"
@@ -230,7 +238,8 @@ impl Game for Synthetic {
             "b={},d={},seed={},q={}",
             s.branching, s.depth, s.seed, s.order_quality
         );
-        if self.ply == 0 {
+        // A node given at ply 0 (`node=` without `ply=`) is not always the root.
+        if *self == Synthetic::root(s) {
             root
         } else {
             format!(
@@ -311,6 +320,33 @@ mod tests {
         }
         let ordered = Synthetic::parse_position("b=8,d=3,seed=3,q=1").unwrap();
         assert_eq!(ordered.best_child(), 0);
+    }
+
+    #[test]
+    fn any_node_round_trips() {
+        // Found by fuzzing: a node given at ply 0 is not the root, and its
+        // text must say so (it was written as the root's).
+        let node = Synthetic::parse_position("b=3,d=4,seed=1,q=0.5,node=1231").unwrap();
+        let again = Synthetic::parse_position(&node.position_text()).unwrap();
+        assert_eq!(again, node);
+        assert_eq!(again.hash(), 1231);
+    }
+
+    #[test]
+    fn values_beyond_any_tree_are_errors() {
+        // Found writing the fuzz targets: `-value` overflowed in `play` for
+        // i32::MIN, and static scores must stay inside the band below a win.
+        for value in [i32::MIN, i32::MAX, -MAX_VALUE - 1, MAX_VALUE + 1] {
+            let text = format!("b=2,d=3,seed=1,node=7,ply=1,value={value}");
+            assert!(Synthetic::parse_position(&text).is_err(), "{text}");
+        }
+        let text = format!("b=2,d=3,seed=1,node=7,ply=1,value={}", -MAX_VALUE);
+        let pos = Synthetic::parse_position(&text).unwrap();
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            let _ = SyntheticEval.evaluate(&pos.play(mv));
+        }
     }
 
     #[test]

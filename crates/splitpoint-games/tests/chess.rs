@@ -136,6 +136,13 @@ fn bad_fens_are_errors() {
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\u{301}",
         "♜♞♝♛♚♝♞♜/8/8/8/8/8/8/8 w - - 0 1",
+        // Found by fuzzing: cozy-chess reads a board of fewer than eight
+        // ranks, and kings side by side, whose side to move then takes the
+        // other king (and move generation panics on the board with none).
+        "r2qrbk1/QRBR1KN1 w - - 7 12",
+        "4k3/8/8/8/8/8/4K3 w - - 0 1",
+        "8/8/8/8/8/8/6k1/5K2 w - - 0 1",
+        "8/8/8/8/8/8/6k1/5K2 b - - 0 1",
     ] {
         assert!(
             Chess::parse_position(text).is_err(),

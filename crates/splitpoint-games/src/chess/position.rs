@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
+use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square, get_king_moves};
 use splitpoint::{Game, MoveList, Outcome, ParseError};
 
 use super::san;
@@ -339,8 +339,16 @@ impl Game for Chess {
                 )));
             }
         };
+        // cozy-chess reads a board of fewer ranks (the rest empty), and a
+        // board with the kings side by side (one would take the other).
+        if fields[0].split('/').count() != 8 {
+            return Err(ParseError::new("bad FEN: the board needs eight ranks"));
+        }
         let board =
             Board::from_fen(&fen, false).map_err(|e| ParseError::new(format!("bad FEN: {e}")))?;
+        if get_king_moves(board.king(Color::White)).has(board.king(Color::Black)) {
+            return Err(ParseError::new("bad FEN: the kings are side by side"));
+        }
         for color in [Color::White, Color::Black] {
             let rights = board.castle_rights(color);
             let rank = Rank::First.relative_to(color);

@@ -1,0 +1,209 @@
+//! The `splitpoint` command: bench, selfplay, search, solve and perft from
+//! the shell, and the engine protocols.
+//!
+//! Each subcommand lives in its own module; this file holds the command-line
+//! grammar and [`main`], which the binary (`src/main.rs`) calls and which
+//! turns failures into exit statuses: 2 and one line on stderr for bad input,
+//! 1 for a solve that disagrees with the known answer. It is a library so
+//! that the protocol sessions ([`uci::session`], [`ucci::session`],
+//! [`hub::session`]) can be driven from elsewhere: the fuzz targets in
+//! `fuzz/`.
+
+mod bench;
+pub mod error;
+pub mod games;
+pub mod hub;
+mod moves;
+mod perft;
+pub mod protocol;
+mod report;
+mod search;
+mod selfplay;
+mod solve;
+mod stress;
+pub mod ucci;
+pub mod uci;
+
+use std::io::{self, ErrorKind};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use splitpoint::{Algorithm, Engine, Evaluator, Game};
+
+use crate::error::{Error, Result};
+
+/// Parallel alpha-beta game-tree search.
+#[derive(Parser, Debug)]
+#[command(
+    name = "splitpoint",
+    version,
+    propagate_version = true,
+    arg_required_else_help = true
+)]
+#[command(after_help = "Run 'splitpoint <COMMAND> --help' for each command's flags and examples.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Bench(bench::BenchArgs),
+    Selfplay(selfplay::SelfplayArgs),
+    Perft(perft::PerftArgs),
+    Moves(moves::MovesArgs),
+    Search(search::SearchArgs),
+    Solve(solve::SolveArgs),
+    Uci(uci::UciArgs),
+    Ucci(ucci::UcciArgs),
+    Hub(hub::HubArgs),
+    Stress(stress::StressArgs),
+}
+
+/// A position to start from, shared by the commands that take one.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The position [default: the game's start]
+    ///
+    /// othello: 64 characters a1..h8 row by row ('X' black, 'O' white, '-' empty),
+    /// a space, and the side to move ('X' or 'O'); or 'start'.
+    /// synthetic: a tree spec 'b=BRANCHING,d=DEPTH,seed=SEED[,q=ORDERING]'
+    /// (default b=6,d=8,seed=1).
+    /// chess: a FEN, or 'startpos'.
+    /// draughts: a PDN FEN ('W:W31-50:B1-20', kings as 'K'), or 'start'.
+    /// xiangqi: a xiangqi FEN ('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w'),
+    /// or 'startpos'.
+    #[arg(long, short = 'p', value_name = "POS")]
+    pub position: Option<String>,
+
+    /// Moves to play from the position first, separated by spaces or commas
+    ///
+    /// In the game's move notation: 'f5 d6 c3' for othello (or 'pass'), child
+    /// numbers '0 3' for synthetic trees, UCI or SAN ('e2e4 e7e5' or 'e4 e5') for chess,
+    /// PDN ('32-28 19-23 28x19') for draughts, ICCS ('h2e2 h9g7') for xiangqi.
+    #[arg(long, short = 'm', value_name = "MOVES")]
+    pub moves: Option<String>,
+}
+
+/// How many threads search, and how they share the work.
+#[derive(Args, Debug, Clone)]
+pub struct ParallelArgs {
+    /// Search threads (more than the machine's cores is allowed)
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    #[arg(long, value_name = "NAME", help = algorithm_help())]
+    pub algorithm: Option<String>,
+
+    /// Transposition table: lockless (XOR-checked atomics) or locked (a mutex
+    /// per stripe of buckets)
+    #[arg(long, value_name = "lockless|locked", default_value = "lockless")]
+    pub tt: String,
+}
+
+impl ParallelArgs {
+    /// The most threads an engine may be given.
+    const MAX_THREADS: usize = 256;
+
+    /// Sets `engine`'s algorithm and thread count.
+    pub fn apply<G: Game, E: Evaluator<G>>(&self, engine: &mut Engine<G, E>) -> Result<()> {
+        if !(1..=Self::MAX_THREADS).contains(&self.threads) {
+            let max = Self::MAX_THREADS;
+            return Err(Error::input(format!(
+                "--threads: {} is out of range (1 to {max})",
+                self.threads
+            )));
+        }
+        let algorithm = match &self.algorithm {
+            Some(name) => name
+                .parse()
+                .map_err(|e| Error::input(format!("--algorithm: {e}")))?,
+            None if self.threads == 1 => Algorithm::Serial,
+            None => Algorithm::Ybw { strong: false },
+        };
+        let table = self
+            .tt
+            .parse()
+            .map_err(|e| Error::input(format!("--tt: {e}")))?;
+        engine.set_table_kind(table);
+        engine.set_parallelism(algorithm, self.threads);
+        Ok(())
+    }
+}
+
+/// The `--algorithm` help: every name the library knows.
+fn algorithm_help() -> String {
+    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    format!(
+        "Parallel algorithm: {} [default: serial with one thread, ybw with more]",
+        names.join(", ")
+    )
+}
+
+/// Runs the command line: parses the arguments, runs the command, and
+/// returns its exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Bench(args) => bench::run_bench(args),
+        Command::Selfplay(args) => selfplay::run_selfplay(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Moves(args) => moves::run(args),
+        Command::Search(args) => search::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Uci(args) => uci::run(args),
+        Command::Ucci(args) => ucci::run(args),
+        Command::Hub(args) => hub::run(args),
+        Command::Stress(args) => stress::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        // The reader went away (`splitpoint ... | head`): nothing left to say.
+        Err(Error::Output(e)) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e @ Error::Output(_)) => {
+            eprintln!("splitpoint: {e}");
+            ExitCode::FAILURE
+        }
+        Err(e @ Error::Input(_)) => {
+            eprintln!("splitpoint: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Checks a search or perft depth: 1 to [`splitpoint::MAX_DEPTH`] plies.
+pub fn check_depth(flag: &str, depth: i64) -> Result<i32> {
+    match i32::try_from(depth) {
+        Ok(d) if (1..=splitpoint::MAX_DEPTH).contains(&d) => Ok(d),
+        _ => Err(Error::input(format!(
+            "{flag}: {depth} is out of range (1 to {} plies)",
+            splitpoint::MAX_DEPTH
+        ))),
+    }
+}
+
+/// Checks a transposition-table size in MiB.
+pub fn check_hash(mib: u64) -> Result<usize> {
+    const MAX_HASH_MIB: u64 = 1 << 16;
+    if mib > MAX_HASH_MIB {
+        return Err(Error::input(format!(
+            "--hash: {mib} MiB is more than the {MAX_HASH_MIB} MiB allowed"
+        )));
+    }
+    Ok(mib as usize)
+}
+
+/// An engine with a table of `mib` MiB (checked by [`check_hash`]).
+///
+/// # Errors
+/// Bad input (status 2) when the size is out of range or the table cannot be
+/// allocated.
+pub fn new_engine<G: Game, E: Evaluator<G>>(eval: E, mib: u64) -> Result<Engine<G, E>> {
+    Engine::try_new(eval, check_hash(mib)?).map_err(|e| Error::input(format!("--hash: {e}")))
+}
+
+/// Standard output, locked once per command; line-buffered, so progress lines
+/// appear as they are written.
+pub fn stdout() -> io::StdoutLock<'static> {
+    io::stdout().lock()
+}

@@ -1,0 +1,12 @@
+//! Any lines fed to a UCCI (xiangqi) session: never a panic, and the session
+//! ends. The session starts with a 1 MiB table, and option lines are tamed
+//! (`splitpoint_fuzz::run_session`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use splitpoint_cli::ucci;
+use splitpoint_fuzz::run_session;
+
+fuzz_target!(|data: &[u8]| {
+    run_session(ucci::session, "setoption hashsize 1\n", data);
+});
