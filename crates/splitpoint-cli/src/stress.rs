@@ -14,6 +14,7 @@
 //! (`splitpoint stress --seconds 14400`).
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
@@ -679,6 +680,8 @@ fn protocol_cases(
     }
 }
 
+// One case's whole description, passed apart for readability at the call.
+#[allow(clippy::too_many_arguments)]
 fn protocol_case(
     proto: Protocol,
     peers: &mut Peers,
@@ -689,19 +692,22 @@ fn protocol_case(
     watchdog: &Watchdog,
     case: &str,
 ) -> std::result::Result<(), String> {
-    if !peers.0.contains_key(&proto) {
-        let mut peer = Peer::spawn(proto).map_err(|e| format!("cannot start the engine: {e}"))?;
-        let (hello, answer) = proto.hello();
-        peer.send(hello)?;
-        if peer.wait_for(SETUP, |l| l == answer)?.is_none() {
-            watchdog.hang(
-                &format!("{case}: no '{answer}' to '{hello}'"),
-                Some(peer.child.id()),
-            );
+    let peer = match peers.0.entry(proto) {
+        Entry::Occupied(slot) => slot.into_mut(),
+        Entry::Vacant(slot) => {
+            let mut peer =
+                Peer::spawn(proto).map_err(|e| format!("cannot start the engine: {e}"))?;
+            let (hello, answer) = proto.hello();
+            peer.send(hello)?;
+            if peer.wait_for(SETUP, |l| l == answer)?.is_none() {
+                watchdog.hang(
+                    &format!("{case}: no '{answer}' to '{hello}'"),
+                    Some(peer.child.id()),
+                );
+            }
+            slot.insert(peer)
         }
-        peers.0.insert(proto, peer);
-    }
-    let peer = peers.0.get_mut(&proto).expect("just inserted");
+    };
     let pid = peer.child.id();
     let (lines, ready) = proto.configure(algorithm, threads);
     for line in &lines {
