@@ -8,19 +8,16 @@
 //! simply succeed.
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
-use std::time::{Duration, Instant};
+mod common;
+use common::Engine;
+
+use std::process::{Command, Output, Stdio};
 
 /// The address space the engine may use, in KiB: 2 GiB, plenty for the
 /// engine with a small table.
 const LIMIT_KIB: u64 = 2 << 20;
 /// A table size every front end accepts that cannot fit in [`LIMIT_KIB`].
 const TOO_MUCH_MIB: &str = "4096";
-/// Long enough for a debug build on a busy machine, short enough to fail.
-const PATIENCE: Duration = Duration::from_secs(60);
 
 /// The binary under the address-space limit, with `args`.
 fn limited(args: &[&str]) -> Command {
@@ -97,98 +94,9 @@ fn a_table_too_large_is_one_line_and_status_2() {
     let _ = std::fs::remove_dir_all(out_dir);
 }
 
-/// A protocol engine under the limit: its input, and its output lines
-/// through a channel.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything sent and read, for failure messages.
-    transcript: Vec<String>,
-}
-
-impl Engine {
-    fn start(protocol: &str) -> Engine {
-        let mut child = limited(&[protocol])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("sh runs the binary");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, command: &str) {
-        let stdin = self.stdin.as_mut().expect("input open");
-        writeln!(stdin, "{command}").expect("the engine reads");
-        stdin.flush().expect("the engine reads");
-        self.transcript.push(format!("> {command}"));
-    }
-
-    /// Lines up to and including the first that `done` accepts.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.transcript.push(line.clone());
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!(
-                    "no answer in time (or the engine died); transcript:\n{}",
-                    self.transcript.join("\n")
-                ),
-            }
-        }
-    }
-
-    /// Closes the input; the engine must exit by itself, successfully.
-    fn finish(mut self) {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(
-                    status.success(),
-                    "exit status {status}; transcript:\n{}",
-                    self.transcript.join("\n")
-                );
-                return;
-            }
-            assert!(Instant::now() < deadline, "the engine did not exit");
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // Only a failed test leaves it running.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A protocol engine under the limit.
+fn start(protocol: &str) -> Engine {
+    Engine::spawn(limited(&[protocol]))
 }
 
 /// The remark about the table that could not be allocated, among `lines`.
@@ -202,7 +110,7 @@ fn remarks(lines: &[String], prefix: &str) -> usize {
 
 #[test]
 fn uci_keeps_its_table_when_a_hash_cannot_be_allocated() {
-    let mut engine = Engine::start("uci");
+    let mut engine = start("uci");
     engine.send("uci");
     engine.until(|l| l == "uciok");
     engine.send(&format!("setoption name Hash value {TOO_MUCH_MIB}"));
@@ -235,7 +143,7 @@ fn uci_keeps_its_table_when_a_hash_cannot_be_allocated() {
 
 #[test]
 fn ucci_keeps_its_table_when_a_hashsize_cannot_be_allocated() {
-    let mut engine = Engine::start("ucci");
+    let mut engine = start("ucci");
     engine.send("ucci");
     engine.until(|l| l == "ucciok");
     engine.send(&format!("setoption hashsize {TOO_MUCH_MIB}"));
@@ -254,7 +162,7 @@ fn ucci_keeps_its_table_when_a_hashsize_cannot_be_allocated() {
 
 #[test]
 fn hub_keeps_its_table_when_a_hash_cannot_be_allocated() {
-    let mut engine = Engine::start("hub");
+    let mut engine = start("hub");
     engine.send("hub");
     engine.until(|l| l == "wait");
     engine.send(&format!("set-param name=hash value={TOO_MUCH_MIB}"));

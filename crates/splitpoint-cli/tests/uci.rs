@@ -1,125 +1,21 @@
 //! `splitpoint uci` as a GUI meets it: a live session over the binary's
 //! standard input and output, every wait bounded so a hang fails the test.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
+use std::io::Write;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use splitpoint::Game;
 use splitpoint_games::chess::Chess;
 
-/// Long enough for a debug build on a busy machine, short enough to fail.
-const PATIENCE: Duration = Duration::from_secs(60);
+mod common;
+use common::Engine;
 
-/// A running engine: its input, and its output lines through a channel.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything read so far, for failure messages.
-    transcript: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the binary runs");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, command: &str) {
-        let stdin = self.stdin.as_mut().expect("input open");
-        writeln!(stdin, "{command}").expect("the engine reads");
-        stdin.flush().expect("the engine reads");
-        self.transcript.push(format!("> {command}"));
-    }
-
-    /// Lines up to and including the first one for which `done` holds.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.transcript.push(line.clone());
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!(
-                    "no answer in time; transcript:\n{}",
-                    self.transcript.join("\n")
-                ),
-            }
-        }
-    }
-
-    /// The move of the next `bestmove` line, with the lines before it.
-    fn bestmove(&mut self) -> (String, Vec<String>) {
-        let lines = self.until(|l| l.starts_with("bestmove "));
-        let best = lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap_or_default()
-            .to_string();
-        (best, lines)
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        self.until(|l| l == "readyok");
-    }
-
-    /// Closes the input and waits for the process to exit by itself.
-    fn finish(mut self) {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the engine did not exit at end of input"
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // Only a failed test leaves it running.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `splitpoint uci`.
+fn start() -> Engine {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_splitpoint"));
+    command.arg("uci");
+    Engine::spawn(command)
 }
 
 fn is_legal(fen_and_moves: &str, mv: &str) -> bool {
@@ -139,7 +35,7 @@ fn is_legal(fen_and_moves: &str, mv: &str) -> bool {
 
 #[test]
 fn handshake_position_go_depth() {
-    let mut engine = Engine::start();
+    let mut engine = start();
     engine.send("uci");
     let hello = engine.until(|l| l == "uciok");
     assert!(
@@ -191,7 +87,7 @@ fn handshake_position_go_depth() {
 
 #[test]
 fn go_infinite_then_stop_and_isready_during_search() {
-    let mut engine = Engine::start();
+    let mut engine = start();
     engine.send("position startpos");
     engine.send("go infinite");
     engine.until(|l| l.starts_with("info depth 2 "));
@@ -224,7 +120,7 @@ fn go_infinite_then_stop_and_isready_during_search() {
 
 #[test]
 fn garbage_is_answered_with_info_string() {
-    let mut engine = Engine::start();
+    let mut engine = start();
     for (command, answer) in [
         ("hello world", "info string unknown command"),
         ("setoption name Threads value lots", "info string Threads:"),
