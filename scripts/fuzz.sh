@@ -64,7 +64,9 @@ run_target() {
 
 report() {
   local target=$1 status=$2 log="$LOGS/$1.log"
-  if [ "$failed" -ne 0 ] && [ "$status" -eq 143 ]; then
+  # A target we killed after another failed: SIGTERM (143), or libFuzzer's
+  # "run interrupted" exit code (72).
+  if [ "$failed" -ne 0 ] && { [ "$status" -eq 143 ] || [ "$status" -eq 72 ]; }; then
     echo "fuzz: $target: stopped"
     return
   fi

@@ -26,7 +26,12 @@ pub const MAX_BRANCHING: u32 = 64;
 pub const MAX_TREE_DEPTH: u32 = 100;
 /// The largest value (either sign) of any node of any tree: the root's
 /// (at most 100) plus the largest penalty at every ply.
-const MAX_VALUE: i32 = 100 + MAX_DELTA as i32 * MAX_TREE_DEPTH as i32;
+const MAX_VALUE: i32 = max_value_at(MAX_TREE_DEPTH as u8);
+
+/// The largest value (either sign) of a node `ply` plies below its root.
+const fn max_value_at(ply: u8) -> i32 {
+    100 + MAX_DELTA as i32 * ply as i32
+}
 
 /// The shape of a tree.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -223,6 +228,15 @@ impl Game for Synthetic {
                 "synthetic tree spec: ply beyond the tree's depth",
             ));
         }
+        // Checked against the ply so that every descendant's value stays
+        // within ±MAX_VALUE too (found by fuzzing: a node at ply 0 with a
+        // value of -10073 had children whose text did not read back).
+        if value.abs() > max_value_at(ply) {
+            return Err(ParseError::new(format!(
+                "synthetic tree spec: no node at ply {ply} has a value beyond ±{}",
+                max_value_at(ply)
+            )));
+        }
         let mut pos = Synthetic::root(spec);
         if let Some(node) = node {
             pos.node = node;
@@ -340,7 +354,10 @@ mod tests {
             let text = format!("b=2,d=3,seed=1,node=7,ply=1,value={value}");
             assert!(Synthetic::parse_position(&text).is_err(), "{text}");
         }
-        let text = format!("b=2,d=3,seed=1,node=7,ply=1,value={}", -MAX_VALUE);
+        // A node's value is bounded by its ply, so its children's are too.
+        let text = "b=3,d=3,seed=0,node=6,value=-10073";
+        assert!(Synthetic::parse_position(text).is_err(), "{text}");
+        let text = format!("b=2,d=3,seed=1,node=7,ply=1,value={}", -max_value_at(1));
         let pos = Synthetic::parse_position(&text).unwrap();
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
