@@ -344,13 +344,15 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             .unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A context for thread `thread`, stopping on `stop`; thread 0 also
-    /// carries the limits.
-    pub fn context(&self, thread: usize, stop: &'a AtomicBool) -> SearchContext<'a, G, E> {
-        let mut ctx = SearchContext::new(self.tt, self.eval, stop, self.limits.exact);
+    /// A context for thread `thread`, stopping on the search's flag. Every
+    /// thread watches the clock, so the move time holds when thread 0 is off
+    /// its core (more threads than cores); the node limit counts thread 0's
+    /// nodes only, so it is thread 0's alone.
+    pub fn context(&self, thread: usize) -> SearchContext<'a, G, E> {
+        let mut ctx = SearchContext::new(self.tt, self.eval, self.stop, self.limits.exact);
         ctx.thread = thread;
+        ctx.deadline = self.limits.movetime.map(|t| self.start + t);
         if thread == 0 {
-            ctx.deadline = self.limits.movetime.map(|t| self.start + t);
             ctx.node_limit = self.limits.nodes;
         }
         ctx

@@ -1328,7 +1328,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 if dts.root_done.load(Acquire) || self.ctx.stop.load(Relaxed) {
                     break;
                 }
-                // Nobody else watches the clock.
+                // Thread 0 searches no nodes while it waits here: read the clock.
                 if self.ctx.deadline.is_some_and(|d| Instant::now() >= d) {
                     self.ctx.stop.store(true, Relaxed);
                     break;
@@ -1520,7 +1520,7 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
             finish: &|| dts.finish(),
         };
         let mut worker = run.worker(thread);
-        let ctx = run.context(thread, run.stop);
+        let ctx = run.context(thread);
         let mut stack = Stack::new(thread);
         let mut searcher = Searcher {
             worker: &mut worker,

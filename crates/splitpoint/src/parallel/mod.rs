@@ -185,7 +185,7 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
 ) -> SearchResult<G::Move> {
     match algorithm {
         Algorithm::Serial => {
-            let ctx = run.context(0, run.stop);
+            let ctx = run.context(0);
             deepen(
                 &mut run.worker(0),
                 &ctx,
@@ -231,7 +231,7 @@ fn whole_tree<G: Game, E: Evaluator<G>>(
             finish: &|| {},
         };
         let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread, run.stop);
+        let mut ctx = run.context(thread);
         ctx.hook = hook;
         if thread == 0 {
             let r = deepen(
@@ -270,7 +270,7 @@ fn lazy_smp<G: Game, E: Evaluator<G>>(
             finish: &|| {},
         };
         let mut worker = run.worker(thread);
-        let ctx = run.context(thread, run.stop);
+        let ctx = run.context(thread);
         let plan = DepthPlan {
             offset: (thread % 2) as i32,
         };
@@ -316,7 +316,7 @@ fn split_search<G: Game, E: Evaluator<G>>(
             finish: &|| splitter.finish(),
         };
         let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread, run.stop);
+        let mut ctx = run.context(thread);
         ctx.hook = Some(&splitter);
         if thread == 0 {
             let r = deepen(

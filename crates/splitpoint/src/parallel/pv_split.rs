@@ -107,8 +107,8 @@
 //! A slave never waits for anyone but its inbox, and answers every piece of
 //! work it receives exactly once (finished or abandoned), after a finite
 //! search. The master blocks only in a frame with work in flight, and then
-//! only in slices of [`WAIT`], looking at the stop flag and the deadline in
-//! between; every in-flight piece is eventually delivered (the transport's
+//! only in slices of [`WAIT`], looking at the stop flag and the clock on
+//! every pass; every in-flight piece is eventually delivered (the transport's
 //! contract), searched or stopped, and answered. The master never waits for
 //! its own frames' ancestors: it leaves a frame only when the frame is done
 //! or abandoned. At the end `Quit` is sent to every slave (also if the master
@@ -450,6 +450,12 @@ impl<'t, G: Game> PvSplit<'t, G> {
             m.frames.len() - 1
         };
         loop {
+            // The clock is read on every pass, not only when a wait times
+            // out: with many slaves their reports can arrive faster than
+            // `WAIT`, and the move time must still hold.
+            if ctx.deadline.is_some_and(|d| Instant::now() >= d) {
+                ctx.stop.store(true, Relaxed);
+            }
             let mut m = lock(&self.master);
             self.pump(&mut m);
             let stopped = ctx.stop.load(Relaxed);
@@ -509,13 +515,8 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 continue;
             }
             // Everything is handed out: wait for results.
-            match self.transport.recv_at_master(WAIT) {
-                Some(report) => self.fold(&mut m, report),
-                None => {
-                    if ctx.deadline.is_some_and(|d| Instant::now() >= d) {
-                        ctx.stop.store(true, Relaxed);
-                    }
-                }
+            if let Some(report) = self.transport.recv_at_master(WAIT) {
+                self.fold(&mut m, report);
             }
         }
     }
@@ -781,7 +782,7 @@ fn search_over<G: Game, E: Evaluator<G>>(
             finish: &|| {},
         };
         let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread, run.stop);
+        let mut ctx = run.context(thread);
         ctx.hook = Some(&pv_split);
         if thread == 0 {
             let dismiss = Dismiss(&pv_split);

@@ -825,7 +825,7 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     let result = Mutex::new(None);
     run.pool.broadcast(|thread| {
         let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread, run.stop);
+        let mut ctx = run.context(thread);
         ctx.hook = Some(&table);
         if thread == 0 {
             // Helpers leave when thread 0 is done, even if it panics (the
