@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use splitpoint::oracle::negamax;
-use splitpoint::pv_split_testing::{Delays, with_delays};
+use splitpoint::testing::pv_split::{Delays, with_delays};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, SearchResult};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};

@@ -1,90 +1,19 @@
-//! The engine facade: limits, iterative deepening, a stop handle, the result.
+//! The engine: the public facade that owns the table, the threads and their
+//! workers across searches, and starts each search on the chosen algorithm.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
-
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
-use crate::game::{Evaluator, Game, MAX_PLY, MoveList};
-use crate::parallel::{self, Algorithm, pool::WorkerPool};
-use crate::score::{INFINITY, Score, is_decisive};
-use crate::search::{RootMove, SearchContext, Worker};
+use crate::driver::{Limits, SearchJob, SearchResult};
+use crate::game::{Evaluator, Game, MoveList};
+use crate::parallel::{self, Algorithm};
+use crate::pool::WorkerPool;
+use crate::search::Worker;
 use crate::stats::Stats;
 use crate::tt::{TableAllocError, TableKind, TranspositionTable};
-
-/// The deepest iteration a search runs when no depth is given.
-pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
-
-/// Half-width of the first aspiration window (normal mode, depth ≥ 4).
-const ASPIRATION_WINDOW: Score = 40;
-
-/// When and how a search ends.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest iteration (plies), at most [`MAX_DEPTH`]; `None` is [`MAX_DEPTH`].
-    pub depth: Option<i32>,
-    /// Wall-clock budget.
-    pub movetime: Option<Duration>,
-    /// Node budget.
-    pub nodes: Option<u64>,
-    /// Exact mode: the root score equals plain negamax over the same tree
-    /// (the table orders moves but never ends a node; no aspiration windows).
-    pub exact: bool,
-    /// Search only the deepest iteration instead of deepening from 1 (for
-    /// exact solves, where shallow iterations teach nothing).
-    pub single_iteration: bool,
-}
-
-impl Limits {
-    /// Search to `depth` plies.
-    pub fn to_depth(depth: i32) -> Self {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
-    }
-
-    /// Search for `movetime`, as deep as it allows.
-    pub fn for_time(movetime: Duration) -> Self {
-        Limits {
-            movetime: Some(movetime),
-            ..Limits::default()
-        }
-    }
-
-    /// The same limits in exact mode.
-    pub fn exact(mut self) -> Self {
-        self.exact = true;
-        self
-    }
-}
-
-/// What a search found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult<M> {
-    /// The best move; `None` only when the root position is finished.
-    pub best_move: Option<M>,
-    /// Its score, from the root side's view.
-    pub score: Score,
-    /// The deepest iteration completed (0 if stopped before depth 1 finished).
-    pub depth: i32,
-    /// The principal variation, starting with `best_move`.
-    pub pv: Vec<M>,
-    /// Counters summed over the search.
-    pub stats: Stats,
-    /// Wall-clock time.
-    pub elapsed: Duration,
-}
-
-impl<M> SearchResult<M> {
-    /// Nodes per second.
-    pub fn nps(&self) -> f64 {
-        self.stats.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-}
 
 /// Ends a running search from another thread, within a few milliseconds
 /// (every worker looks at the flag at every node).
@@ -287,7 +216,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             result.score = self.eval.evaluate(root);
             return result;
         }
-        let run = Run {
+        let job = SearchJob {
             pool: &self.pool,
             workers: &self.workers,
             tt: &self.tt,
@@ -297,7 +226,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             limits,
             start,
         };
-        let mut result = parallel::search(self.algorithm, &run, &mut on_iteration);
+        let mut result = parallel::search(self.algorithm, &job, &mut on_iteration);
         result.stats = self
             .workers
             .iter_mut()
@@ -310,170 +239,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 }
 
-impl<M> SearchResult<M> {
-    fn empty() -> Self {
-        SearchResult {
-            best_move: None,
-            score: 0,
-            depth: 0,
-            pv: Vec::new(),
-            stats: Stats::default(),
-            elapsed: Duration::ZERO,
-        }
-    }
-}
-
-/// Everything one search lends its threads.
-pub(crate) struct Run<'a, G: Game, E: Evaluator<G>> {
-    pub pool: &'a WorkerPool,
-    pub workers: &'a [CachePadded<Mutex<Worker<G>>>],
-    pub tt: &'a TranspositionTable,
-    pub eval: &'a E,
-    /// The user's stop flag, also raised by the limits.
-    pub stop: &'a AtomicBool,
-    pub root: &'a G,
-    pub limits: &'a Limits,
-    pub start: Instant,
-}
-
-impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
-    /// Thread `thread`'s worker, locked for the search.
-    pub fn worker(&self, thread: usize) -> MutexGuard<'a, Worker<G>> {
-        self.workers[thread]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// A context for thread `thread`, stopping on the search's flag. Every
-    /// thread watches the clock, so the move time holds when thread 0 is off
-    /// its core (more threads than cores); the node limit counts thread 0's
-    /// nodes only, so it is thread 0's alone.
-    pub fn context(&self, thread: usize) -> SearchContext<'a, G, E> {
-        let mut ctx = SearchContext::new(self.tt, self.eval, self.stop, self.limits.exact);
-        ctx.thread = thread;
-        ctx.deadline = self.limits.movetime.map(|t| self.start + t);
-        if thread == 0 {
-            ctx.node_limit = self.limits.nodes;
-        }
-        ctx
-    }
-
-    /// The deepest iteration asked for.
-    pub fn max_depth(&self) -> i32 {
-        self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
-    }
-}
-
-/// How one thread deepens.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct DepthPlan {
-    /// Added to each iteration's depth (Lazy SMP helpers search ahead).
-    pub offset: i32,
-}
-
-/// Iterative deepening on one thread: iterations `1..=max` (or only `max`
-/// when the limits ask for a single iteration), each a root search in a full
-/// window (exact mode, shallow or decided scores) or an aspiration window.
-/// Returns the last completed iteration's result (stats and time are filled
-/// in by the caller).
-pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
-    worker: &mut Worker<G>,
-    ctx: &SearchContext<G, E>,
-    run: &Run<G, E>,
-    plan: DepthPlan,
-    on_iteration: &mut dyn FnMut(&SearchResult<G::Move>),
-) -> SearchResult<G::Move> {
-    let limits = run.limits;
-    let mut moves = MoveList::new();
-    run.root.generate_moves(&mut moves);
-    let mut root_moves: Vec<RootMove<G::Move>> = moves
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -INFINITY,
-        })
-        .collect();
-    let mut result = SearchResult::empty();
-    result.best_move = root_moves.first().map(|r| r.mv);
-
-    let max_depth = run.max_depth();
-    let first_depth = if limits.single_iteration {
-        max_depth
-    } else {
-        1
-    };
-    let mut last_depth = 0;
-    for iteration in first_depth..=max_depth {
-        let depth = (iteration + plan.offset).min(max_depth);
-        if depth == last_depth {
-            continue;
-        }
-        last_depth = depth;
-        let score = if limits.exact || depth < 4 || is_decisive(result.score) {
-            worker.search_root(ctx, run.root, &mut root_moves, -INFINITY, INFINITY, depth)
-        } else {
-            aspiration(worker, ctx, run.root, &mut root_moves, result.score, depth)
-        };
-        if worker.stopped() {
-            // A stopped iteration is void, except that when none completed,
-            // a fully searched first move is better than nothing.
-            if result.depth == 0 && root_moves[0].score > -INFINITY {
-                result.best_move = Some(root_moves[0].mv);
-                result.score = root_moves[0].score;
-            }
-            break;
-        }
-        result.best_move = Some(root_moves[0].mv);
-        result.score = score;
-        result.depth = depth;
-        result.pv = worker.pv().to_vec();
-        result.stats = worker.stats;
-        result.elapsed = run.start.elapsed();
-        on_iteration(&result);
-        // A proven result cannot change with more depth.
-        if is_decisive(score) && limits.depth.is_none() && depth > (crate::score::WIN - score.abs())
-        {
-            break;
-        }
-    }
-    result
-}
-
-/// A root search in a window around the last score, widened on failure.
-fn aspiration<G: Game, E: Evaluator<G>>(
-    worker: &mut Worker<G>,
-    ctx: &SearchContext<G, E>,
-    root: &G,
-    root_moves: &mut [RootMove<G::Move>],
-    guess: Score,
-    depth: i32,
-) -> Score {
-    let mut delta = ASPIRATION_WINDOW;
-    let (mut alpha, mut beta) = (guess - delta, guess + delta);
-    loop {
-        let score = worker.search_root(ctx, root, root_moves, alpha, beta, depth);
-        if worker.stopped() {
-            return score;
-        }
-        if score <= alpha {
-            alpha = (alpha - delta).max(-INFINITY);
-        } else if score >= beta {
-            beta = (beta + delta).min(INFINITY);
-        } else {
-            return score;
-        }
-        delta *= 2;
-        if delta > 4 * ASPIRATION_WINDOW * 16 {
-            alpha = -INFINITY;
-            beta = INFINITY;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Outcome, ParseError};
+    use crate::score::Score;
     use crate::tt::blocks_allocated;
 
     /// Nim: take one, two or three stones; whoever cannot move loses.

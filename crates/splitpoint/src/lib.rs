@@ -10,22 +10,32 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod driver;
 mod engine;
 mod game;
 mod node;
 pub mod oracle;
 mod parallel;
+mod pool;
 mod score;
 pub mod search;
 mod stats;
 pub mod tt;
 
+/// Hooks for this workspace's own tests (the `testing` feature): not part of
+/// the API.
+#[cfg(feature = "testing")]
 #[doc(hidden)]
-pub use parallel::dts::testing;
-#[doc(hidden)]
-pub use parallel::pv_split::testing as pv_split_testing;
+pub mod testing {
+    pub use crate::parallel::dts::testing::*;
+    /// PV splitting over a transport that delays and reorders messages.
+    pub mod pv_split {
+        pub use crate::parallel::pv_split::testing::*;
+    }
+}
 
-pub use engine::{Engine, Limits, MAX_DEPTH, SearchResult, StopHandle};
+pub use driver::{Limits, MAX_DEPTH, SearchResult};
+pub use engine::{Engine, StopHandle};
 pub use game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList, Outcome, ParseError};
 pub use node::NodeType;
 pub use oracle::{perft, perft_exact_depth};

@@ -16,6 +16,8 @@
 //! evaluator's own exact solver is the only shortcut. The score is then the
 //! negamax value of the tree [`crate::oracle::negamax`] walks.
 
+pub(crate) mod hook;
+
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -23,10 +25,10 @@ use arrayvec::ArrayVec;
 
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
-use crate::parallel::hook::{NodeHook, SplitNode};
 use crate::score::{INFINITY, Score, WIN_BOUND, from_table, is_decisive, to_table};
 use crate::stats::Stats;
 use crate::tt::{Bound, NO_MOVE, TranspositionTable, TtEntry};
+use hook::{NodeHook, SplitNode};
 
 /// Size of the history table; move keys are folded into it.
 const HISTORY_SIZE: usize = 1 << 12;

@@ -25,14 +25,13 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::driver::{SearchJob, SearchResult};
 use crate::game::{Evaluator, Game, MoveList};
-use crate::parallel::hook::{NodeHook, SplitNode};
+use crate::parallel::thresholds::ABDADA_MIN_DEFER_DEPTH;
 use crate::score::Score;
+use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
-/// Least remaining depth at which moves are deferred: below it a child is
-/// searched faster than the bookkeeping pays.
-const MIN_DEFER_DEPTH: i32 = 3;
 /// Slots of the searching table (a power of two).
 const SEARCHING_SLOTS: usize = 1 << 15;
 
@@ -106,7 +105,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
         moves: &[G::Move],
         keys: &[i64],
     ) -> Option<(Score, Option<G::Move>)> {
-        if node.depth < MIN_DEFER_DEPTH {
+        if node.depth < ABDADA_MIN_DEFER_DEPTH {
             return None;
         }
         let mut moves: MoveList<G::Move> = moves.iter().copied().collect();
@@ -173,4 +172,14 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
         }
         Some((best, best_move))
     }
+}
+
+/// Runs ABDADA on the threads of `job`: every thread deepens over the whole
+/// tree as with the shared table, deferring the moves others are searching.
+pub(crate) fn search<G: Game, E: Evaluator<G>>(
+    job: &SearchJob<G, E>,
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    let searching = Searching::new();
+    crate::parallel::shared_tt::whole_tree(job, Some(&searching), on_iteration)
 }

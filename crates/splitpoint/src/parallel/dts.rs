@@ -30,7 +30,7 @@
 //!   [`Candidate`] per splittable frame of its stack: ply, frame serial
 //!   number and a merit (remaining depth first, then expected ALL/PV nodes,
 //!   then CUT nodes with several moves already searched). Splittable:
-//!   remaining depth ≥ [`MIN_SPLIT_DEPTH`], eldest brother searched, moves
+//!   remaining depth ≥ [`DTS_MIN_SPLIT_DEPTH`], eldest brother searched, moves
 //!   left; or the frame is already a split point with moves left (the helper
 //!   then just joins). The bit is cleared only once a non-empty list is out,
 //!   and that publication wakes sleeping idle threads.
@@ -126,22 +126,18 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
-use super::{EndOnPanic, lock};
-use crate::engine::{Run, SearchResult};
+use crate::driver::{DepthPlan, RootSearch, SearchJob, SearchResult, deepen, lead_and_help, lock};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
-use crate::parallel::idle::IdleSleep;
-use crate::score::{INFINITY, Score, WIN, from_table, is_decisive, to_table};
+use crate::parallel::idle::{self, Backoff, IdleSleep};
+use crate::parallel::thresholds::{DTS_MIN_SPLIT_DEPTH, DTS_SPLITS_PER_THREAD};
+use crate::score::{INFINITY, Score, from_table, to_table};
 use crate::search::{
     RootMove, SearchContext, Worker, extension, null_move_depth, null_move_position, pick_best,
 };
 use crate::stats::Stats;
 use crate::tt::{Bound, NO_MOVE, TtEntry};
 
-/// Least remaining depth at which a node may split (as YBW).
-const MIN_SPLIT_DEPTH: i32 = 2;
-/// Split points in the shared pool, per thread.
-const SPLITS_PER_THREAD: usize = 16;
 /// "No split point".
 const NONE: usize = usize::MAX;
 /// `attention` bit: an idle thread wants this thread's candidates.
@@ -155,8 +151,6 @@ const REFUSED: usize = usize::MAX - 1;
 /// Least nodes between two publications of one thread's candidates, so that
 /// many idle threads cannot make a busy one publish at every node.
 const PUBLISH_INTERVAL: u64 = 32;
-/// Half-width of the first aspiration window (as the engine's deepening).
-const ASPIRATION_WINDOW: Score = 40;
 /// Merit bonus for joining an existing split point (nothing to copy).
 const JOIN_BONUS: i64 = 4;
 
@@ -427,7 +421,7 @@ pub(crate) struct Dts<G: Game> {
 
 impl<G: Game> Dts<G> {
     fn new(threads: usize, root: &G) -> Self {
-        let count = threads * SPLITS_PER_THREAD;
+        let count = threads * DTS_SPLITS_PER_THREAD;
         Dts {
             split_points: (0..count).map(|_| SplitPoint::new(root)).collect(),
             free: Mutex::new((0..count).rev().collect()),
@@ -592,22 +586,6 @@ impl<G: Game> Dts<G> {
             .iter()
             .enumerate()
             .any(|(t, slot)| t != me && slot.busy.load(Relaxed) && slot.offering.load(SeqCst))
-    }
-
-    /// One step of an idle thread's backoff: spin a while, then sleep until
-    /// woken (or 1 ms), unless `ready` says there is something to do. No
-    /// `yield_now`: on a loaded machine it hands the core to another process
-    /// for a whole time slice.
-    fn pause(&self, turns: &mut u32, ready: impl Fn() -> bool) {
-        *turns += 1;
-        if *turns < 64 {
-            std::hint::spin_loop();
-        } else {
-            // The timeout is a safety net for a missed wake-up.
-            self.sleep.sleep_unless(Duration::from_millis(1), || {
-                self.done.load(SeqCst) || ready()
-            });
-        }
     }
 
     fn wake_sleepers(&self) {
@@ -973,7 +951,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// `Worker::search_root` on the explicit stack (and, with DTS, on all
     /// threads). Returns the score and whether the search was stopped (the
     /// result is then void, except as `search_root` keeps it).
-    fn search_root(
+    fn search_root_on_stack(
         &mut self,
         root: &G,
         root_moves: &mut [RootMove<G::Move>],
@@ -1217,7 +1195,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             return if dts.join(base_sp) { base_sp } else { REFUSED };
         }
         let f = &self.stack.frames[ply];
-        if f.depth < MIN_SPLIT_DEPTH || f.index == 0 || f.next >= f.moves.len() {
+        if f.depth < DTS_MIN_SPLIT_DEPTH || f.index == 0 || f.next >= f.moves.len() {
             return REFUSED;
         }
         let Some(id) = dts.alloc() else {
@@ -1263,7 +1241,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     continue;
                 }
                 merit(f.depth, f.entry_type, 3) + JOIN_BONUS
-            } else if f.depth >= MIN_SPLIT_DEPTH && f.index >= 1 && f.next < f.moves.len() {
+            } else if f.depth >= DTS_MIN_SPLIT_DEPTH && f.index >= 1 && f.next < f.moves.len() {
                 merit(f.depth, f.entry_type, f.index)
             } else {
                 continue;
@@ -1319,7 +1297,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     fn idle(&mut self, dts: &Dts<G>, for_root: bool) {
         let me = self.ctx.thread;
         let mut since = Instant::now();
-        let mut turns = 0;
+        let mut backoff = Backoff::new(idle::DTS_IDLE);
         loop {
             if dts.done.load(Acquire) {
                 break;
@@ -1343,7 +1321,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     self.worker.stats.idle_micros += since.elapsed().as_micros() as u64;
                     self.work(dts, id);
                     since = Instant::now();
-                    turns = 0;
+                    backoff.reset();
                     continue;
                 }
                 match dts.choose(me) {
@@ -1355,7 +1333,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                                         since.elapsed().as_micros() as u64;
                                     self.work(dts, id);
                                     since = Instant::now();
-                                    turns = 0;
+                                    backoff.reset();
                                     continue;
                                 }
                                 None if dts.done.load(Acquire) => break,
@@ -1367,8 +1345,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 }
             }
             let root_done = &dts.root_done;
-            dts.pause(&mut turns, || {
-                dts.has_candidates(me)
+            backoff.snooze(&dts.sleep, || {
+                dts.done.load(SeqCst)
+                    || dts.has_candidates(me)
                     || dts.find_open().is_some()
                     || dts.threads[me].attention.load(SeqCst) & REQUEST != 0
                     || (for_root && root_done.load(Relaxed))
@@ -1404,93 +1383,27 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             }
         }
     }
+}
 
-    /// Iterative deepening for thread 0, as `engine::deepen` but on the
-    /// DTS root search.
-    fn deepen(
-        &mut self,
-        run: &Run<G, E>,
-        on_iteration: &mut dyn FnMut(&SearchResult<G::Move>),
-    ) -> SearchResult<G::Move> {
-        let limits = run.limits;
-        let mut moves = MoveList::new();
-        run.root.generate_moves(&mut moves);
-        let mut root_moves: Vec<RootMove<G::Move>> = moves
-            .iter()
-            .map(|&mv| RootMove {
-                mv,
-                score: -INFINITY,
-            })
-            .collect();
-        let mut result = SearchResult {
-            best_move: root_moves.first().map(|r| r.mv),
-            score: 0,
-            depth: 0,
-            pv: Vec::new(),
-            stats: Stats::default(),
-            elapsed: Duration::ZERO,
-        };
-        let max_depth = run.max_depth();
-        let first_depth = if limits.single_iteration {
-            max_depth
-        } else {
-            1
-        };
-        for depth in first_depth..=max_depth {
-            let (score, stopped) = if limits.exact || depth < 4 || is_decisive(result.score) {
-                self.search_root(run.root, &mut root_moves, -INFINITY, INFINITY, depth)
-            } else {
-                self.aspiration(run.root, &mut root_moves, result.score, depth)
-            };
-            if stopped {
-                if result.depth == 0 && root_moves[0].score > -INFINITY {
-                    result.best_move = Some(root_moves[0].mv);
-                    result.score = root_moves[0].score;
-                }
-                break;
-            }
-            result.best_move = Some(root_moves[0].mv);
-            result.score = score;
-            result.depth = depth;
-            result.pv = self.worker.pv().to_vec();
-            result.stats = self.worker.stats;
-            result.elapsed = run.start.elapsed();
-            on_iteration(&result);
-            if is_decisive(score) && limits.depth.is_none() && depth > (WIN - score.abs()) {
-                break;
-            }
-        }
-        result
-    }
-
-    /// A root search in a window around `guess`, widened on failure.
-    fn aspiration(
+impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
+    fn search_root(
         &mut self,
         root: &G,
         root_moves: &mut [RootMove<G::Move>],
-        guess: Score,
+        alpha: Score,
+        beta: Score,
         depth: i32,
-    ) -> (Score, bool) {
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = (guess - delta, guess + delta);
-        loop {
-            let (score, stopped) = self.search_root(root, root_moves, alpha, beta, depth);
-            if stopped {
-                return (score, true);
-            }
-            if score <= alpha {
-                alpha = (alpha - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (beta + delta).min(INFINITY);
-            } else {
-                return (score, false);
-            }
-            delta *= 2;
-            if delta > 4 * ASPIRATION_WINDOW * 16 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-        }
+    ) -> Option<Score> {
+        let (score, stopped) = self.search_root_on_stack(root, root_moves, alpha, beta, depth);
+        (!stopped).then_some(score)
+    }
+
+    fn pv(&self) -> &[G::Move] {
+        self.worker.pv()
+    }
+
+    fn stats(&self) -> Stats {
+        self.worker.stats
     }
 }
 
@@ -1506,44 +1419,42 @@ fn merit(depth: i32, entry_type: NodeType, searched: usize) -> i64 {
     depth as i64 * 16 + kind
 }
 
-/// DTS on the threads of `run`: thread 0 deepens, the others start idle.
+/// DTS on the threads of `job`: thread 0 deepens, the others start idle.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    run: &Run<G, E>,
+    job: &SearchJob<G, E>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
-    let dts = Dts::new(run.workers.len(), run.root);
-    let main = Mutex::new(on_iteration);
-    let result = Mutex::new(None);
-    run.pool.broadcast(|thread| {
-        let _end_on_panic = EndOnPanic {
-            stop: run.stop,
-            finish: &|| dts.finish(),
-        };
-        let mut worker = run.worker(thread);
-        let ctx = run.context(thread);
-        let mut stack = Stack::new(thread);
-        let mut searcher = Searcher {
-            worker: &mut worker,
-            ctx: &ctx,
-            stack: &mut stack,
-            dts: Some(&dts),
-        };
-        if thread == 0 {
-            let r = searcher.deepen(run, &mut **lock(&main));
-            dts.finish();
-            *lock(&result) = Some(r);
-        } else {
+    let dts = Dts::new(job.workers.len(), job.root);
+    lead_and_help(
+        job,
+        None,
+        &|| dts.finish(),
+        on_iteration,
+        Box::new(|worker, ctx, report| {
+            let mut stack = Stack::new(ctx.thread);
+            let mut searcher = Searcher {
+                worker,
+                ctx,
+                stack: &mut stack,
+                dts: Some(&dts),
+            };
+            deepen(&mut searcher, job, DepthPlan::default(), report)
+        }),
+        |worker, ctx| {
+            let mut stack = Stack::new(ctx.thread);
+            let mut searcher = Searcher {
+                worker,
+                ctx,
+                stack: &mut stack,
+                dts: Some(&dts),
+            };
             searcher.idle(&dts, false);
-        }
-    });
-    result
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .expect("thread 0 reports")
+        },
+    )
 }
 
-/// Test hooks: the iterative search against the recursive one. Not a stable API.
-#[doc(hidden)]
+/// Test hooks: the iterative search against the recursive one.
+#[cfg(feature = "testing")]
 pub mod testing {
     use std::sync::atomic::AtomicBool;
 
@@ -1621,7 +1532,8 @@ pub mod testing {
                         stack: &mut stack,
                         dts: None,
                     };
-                    s.search_root(root, &mut root_moves, alpha, beta, d).0
+                    s.search_root_on_stack(root, &mut root_moves, alpha, beta, d)
+                        .0
                 } else {
                     worker.search_root(&ctx, root, &mut root_moves, alpha, beta, d)
                 };

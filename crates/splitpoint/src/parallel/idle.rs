@@ -34,23 +34,58 @@ use std::sync::{
 /// its core, and a waiter that never sleeps keeps taking turns from it. The
 /// yield phase is what keeps short waits cheap: a sleeper pays a wake-up
 /// (tens of microseconds) when its wait ends.
+///
+/// Every wait of the shared-memory algorithms goes through one of the
+/// policies below; they differ only in how long a waiter yields before it
+/// sleeps and how long a sleep lasts at most.
 pub(crate) struct Backoff {
     turns: u32,
-    /// How long to yield before sleeping.
-    yield_for: Duration,
+    policy: Policy,
     /// When the yield phase began, once it has.
     yielding_since: Option<Instant>,
 }
+
+/// How long to yield before sleeping, and the longest sleep.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Policy {
+    /// Yielding before the sleep.
+    pub yield_for: Duration,
+    /// The longest sleep: a safety net, since whoever makes the wait end
+    /// wakes the sleepers.
+    pub nap: Duration,
+}
+
+/// A helper with nothing to do, looking for work (YBW, workloads).
+pub(crate) const IDLE_HELPER: Policy = Policy {
+    yield_for: Duration::from_micros(200),
+    nap: Duration::from_millis(2),
+};
+
+/// An owner waiting for the helpers at its split point or workload: most
+/// such waits are short, and a sleeper pays a wake-up when its wait ends,
+/// so it yields longer before it sleeps.
+pub(crate) const OWNER: Policy = Policy {
+    yield_for: Duration::from_millis(2),
+    nap: Duration::from_millis(1),
+};
+
+/// An idle DTS thread: no yield, because an idle DTS thread is woken
+/// explicitly by every publication and request, and on a loaded machine a
+/// yield hands the core to another process for a whole time slice.
+pub(crate) const DTS_IDLE: Policy = Policy {
+    yield_for: Duration::ZERO,
+    nap: Duration::from_millis(1),
+};
 
 impl Backoff {
     /// Turns spent spinning before yielding.
     const SPINS: u32 = 64;
 
-    /// A backoff that yields for `yield_for` before it sleeps.
-    pub(crate) fn new(yield_for: Duration) -> Self {
+    /// A backoff following `policy`.
+    pub(crate) fn new(policy: Policy) -> Self {
         Backoff {
             turns: 0,
-            yield_for,
+            policy,
             yielding_since: None,
         }
     }
@@ -61,24 +96,19 @@ impl Backoff {
         self.yielding_since = None;
     }
 
-    /// One turn of waiting: spin, yield, or sleep in `sleep` until woken or
-    /// `timeout`, unless `ready()` says the wait is over.
-    pub(crate) fn snooze(
-        &mut self,
-        sleep: &IdleSleep,
-        timeout: Duration,
-        ready: impl Fn() -> bool,
-    ) {
+    /// One turn of waiting: spin, yield, or sleep in `sleep` until woken
+    /// (at most the policy's nap), unless `ready()` says the wait is over.
+    pub(crate) fn snooze(&mut self, sleep: &IdleSleep, ready: impl Fn() -> bool) {
         if self.turns < Self::SPINS {
             self.turns += 1;
             std::hint::spin_loop();
             return;
         }
         let since = *self.yielding_since.get_or_insert_with(Instant::now);
-        if since.elapsed() < self.yield_for {
+        if since.elapsed() < self.policy.yield_for {
             std::thread::yield_now();
         } else {
-            sleep.sleep_unless(timeout, ready);
+            sleep.sleep_unless(self.policy.nap, ready);
         }
     }
 }

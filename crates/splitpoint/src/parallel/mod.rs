@@ -2,29 +2,34 @@
 //!
 //! Each algorithm is a way of running [`Worker`](crate::search::Worker)s over
 //! one shared [`SearchContext`](crate::search::SearchContext): the serial
-//! search is the same code, with no splitter and one thread. How the threads
-//! meet (locks, atomics, memory orderings, why nothing deadlocks) is written
-//! down in this module's `README.md`.
+//! search is the same code, with no hook and one thread. One file per
+//! algorithm, each with one entry point `search`; they put their threads to
+//! work through the driver's [`lead_and_help`](crate::driver::lead_and_help)
+//! or [`on_every_thread`](crate::driver::on_every_thread), and share work
+//! through the search's node hook. Where each one splits is in
+//! [`thresholds`]. How the threads meet (locks, atomics, memory orderings,
+//! why nothing deadlocks) is written down in this module's `README.md`.
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Mutex;
-use std::sync::atomic::Ordering::Relaxed;
 
-use crate::engine::{DepthPlan, Run, SearchResult, deepen};
+use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen};
 use crate::game::{Evaluator, Game};
 
 pub(crate) mod abdada;
+#[cfg(feature = "testing")]
+pub(crate) mod delay_transport;
 pub(crate) mod dts;
-pub(crate) mod hook;
 pub(crate) mod idle;
-pub(crate) mod pool;
+pub(crate) mod lazy_smp;
 pub(crate) mod pv_split;
+pub(crate) mod root_split;
+pub(crate) mod shared_tt;
 pub(crate) mod splitter;
+pub(crate) mod thresholds;
 pub(crate) mod transport;
 pub(crate) mod workloads;
-
-use splitter::{SplitRules, Splitter};
+pub(crate) mod ybw;
 
 /// How the search uses its threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,201 +144,26 @@ impl FromStr for Algorithm {
     }
 }
 
-/// Locks a mutex that no panic ever poisons in practice.
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Ends the search for every thread if the job of the thread holding it
-/// panics: raises the search's stop flag and runs `finish`, so that no thread
-/// waits for the one that died (the pool re-raises the panic once all are
-/// out). On a normal return it does nothing.
-pub(crate) struct EndOnPanic<'a> {
-    pub stop: &'a std::sync::atomic::AtomicBool,
-    pub finish: &'a dyn Fn(),
-}
-
-impl Drop for EndOnPanic<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.stop.store(true, Relaxed);
-            (self.finish)();
-        }
-    }
-}
-
-/// Split rules of YBW: split anywhere two plies or more from the horizon.
-const YBW_RULES: SplitRules = SplitRules {
-    min_depth: 4,
-    min_moves_left: 1,
-    strong: false,
-    max_ply: usize::MAX,
-};
-/// Root splitting: YBW's machinery, splitting at the root only.
-const ROOT_RULES: SplitRules = SplitRules {
-    min_depth: 1,
-    min_moves_left: 1,
-    strong: false,
-    max_ply: 0,
-};
-
-/// Runs `algorithm` on the threads of `run`.
+/// Runs `algorithm` on the threads of `job`.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     algorithm: Algorithm,
-    run: &Run<G, E>,
+    job: &SearchJob<G, E>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     match algorithm {
         Algorithm::Serial => {
-            let ctx = run.context(0);
-            deepen(
-                &mut run.worker(0),
-                &ctx,
-                run,
-                DepthPlan::default(),
-                on_iteration,
-            )
+            let ctx = job.context(0);
+            let worker = &mut job.worker(0);
+            let search = &mut Recursive { worker, ctx: &ctx };
+            deepen(search, job, DepthPlan::default(), on_iteration)
         }
-        Algorithm::SharedTt => whole_tree(run, None, on_iteration),
-        Algorithm::Abdada => whole_tree(run, Some(&abdada::Searching::new()), on_iteration),
-        Algorithm::LazySmp => lazy_smp(run, on_iteration),
-        Algorithm::RootSplit => split_search(run, ROOT_RULES, on_iteration),
-        Algorithm::Ybw { strong } => split_search(
-            run,
-            SplitRules {
-                strong,
-                ..YBW_RULES
-            },
-            on_iteration,
-        ),
-        Algorithm::Dts => dts::search(run, on_iteration),
-        Algorithm::Workloads { join_taken } => workloads::search(run, join_taken, on_iteration),
-        Algorithm::PvSplit => pv_split::search(run, on_iteration),
+        Algorithm::SharedTt => shared_tt::search(job, on_iteration),
+        Algorithm::LazySmp => lazy_smp::search(job, on_iteration),
+        Algorithm::RootSplit => root_split::search(job, on_iteration),
+        Algorithm::Ybw { strong } => ybw::search(job, strong, on_iteration),
+        Algorithm::Dts => dts::search(job, on_iteration),
+        Algorithm::Abdada => abdada::search(job, on_iteration),
+        Algorithm::Workloads { join_taken } => workloads::search(job, join_taken, on_iteration),
+        Algorithm::PvSplit => pv_split::search(job, on_iteration),
     }
-}
-
-/// Every thread deepens over the whole tree; thread 0 reports and the others
-/// stop when it is done. They help only through the table (`shared-tt`) and,
-/// with a hook, through what it shares (ABDADA's table of searched positions).
-fn whole_tree<G: Game, E: Evaluator<G>>(
-    run: &Run<G, E>,
-    hook: Option<&dyn hook::NodeHook<G, E>>,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    let main = Mutex::new(on_iteration);
-    let result = Mutex::new(None);
-    // Everyone watches the search's own flag, so that a user's stop reaches
-    // every thread at once (not through thread 0, which may be off its core);
-    // thread 0 raises it when it is done, to end the helpers' deepening.
-    run.pool.broadcast(|thread| {
-        let _end_on_panic = EndOnPanic {
-            stop: run.stop,
-            finish: &|| {},
-        };
-        let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread);
-        ctx.hook = hook;
-        if thread == 0 {
-            let r = deepen(
-                &mut worker,
-                &ctx,
-                run,
-                DepthPlan::default(),
-                &mut **lock(&main),
-            );
-            run.stop.store(true, Relaxed);
-            *lock(&result) = Some(r);
-        } else {
-            deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut |_| {});
-        }
-    });
-    result
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .expect("thread 0 reports")
-}
-
-/// Every thread deepens, odd helpers one ply ahead; the first to finish the
-/// last iteration stops the rest. The result is the deepest completed
-/// iteration; between threads at that depth the best move most of them chose
-/// (then the lowest thread) wins.
-fn lazy_smp<G: Game, E: Evaluator<G>>(
-    run: &Run<G, E>,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    let main = Mutex::new(on_iteration);
-    let results: Vec<Mutex<Option<SearchResult<G::Move>>>> =
-        (0..run.workers.len()).map(|_| Mutex::new(None)).collect();
-    run.pool.broadcast(|thread| {
-        let _end_on_panic = EndOnPanic {
-            stop: run.stop,
-            finish: &|| {},
-        };
-        let mut worker = run.worker(thread);
-        let ctx = run.context(thread);
-        let plan = DepthPlan {
-            offset: (thread % 2) as i32,
-        };
-        let r = if thread == 0 {
-            deepen(&mut worker, &ctx, run, plan, &mut **lock(&main))
-        } else {
-            deepen(&mut worker, &ctx, run, plan, &mut |_| {})
-        };
-        if r.depth == run.max_depth() {
-            run.stop.store(true, Relaxed);
-        }
-        *lock(&results[thread]) = Some(r);
-    });
-    let results: Vec<SearchResult<G::Move>> = results
-        .into_iter()
-        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
-    let deepest = results.iter().map(|r| r.depth).max().unwrap_or(0);
-    let at_depth: Vec<&SearchResult<G::Move>> =
-        results.iter().filter(|r| r.depth == deepest).collect();
-    let votes = |mv: &Option<G::Move>| at_depth.iter().filter(|r| &r.best_move == mv).count();
-    // `max_by_key` keeps the last maximum: scan in reverse so the lowest thread wins ties.
-    let chosen = at_depth
-        .iter()
-        .rev()
-        .max_by_key(|r| votes(&r.best_move))
-        .expect("thread 0 reports");
-    (*chosen).clone()
-}
-
-/// Thread 0 deepens with a splitter; the others serve its split points.
-fn split_search<G: Game, E: Evaluator<G>>(
-    run: &Run<G, E>,
-    rules: SplitRules,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    let splitter = Splitter::new(run.workers.len(), rules);
-    let main = Mutex::new(on_iteration);
-    let result = Mutex::new(None);
-    run.pool.broadcast(|thread| {
-        let _end_on_panic = EndOnPanic {
-            stop: run.stop,
-            finish: &|| splitter.finish(),
-        };
-        let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread);
-        ctx.hook = Some(&splitter);
-        if thread == 0 {
-            let r = deepen(
-                &mut worker,
-                &ctx,
-                run,
-                DepthPlan::default(),
-                &mut **lock(&main),
-            );
-            splitter.finish();
-            *lock(&result) = Some(r);
-        } else {
-            splitter.helper_loop(&mut worker, &ctx);
-        }
-    });
-    result
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .expect("thread 0 reports")
 }

@@ -15,7 +15,7 @@
 //!   a node offer its remaining moves ([`NodeHook::try_split`] is called after
 //!   the eldest brother). So every slave gets a real bound.
 //! - **Split at PV nodes.** A node whose *entry* type is PV and whose depth is
-//!   at least [`MIN_DEPTH`] becomes a **frame**: its remaining moves, best key
+//!   at least [`PV_SPLIT_MIN_DEPTH`] becomes a **frame**: its remaining moves, best key
 //!   first, are queued. Every free slave is sent one move as [`Order::Work`]
 //!   (the child position, the node's depth, ply, alpha and beta, a work id and
 //!   the frame id). While moves remain and no slave is free, the master
@@ -122,19 +122,19 @@ use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
-use crate::engine::{DepthPlan, Run, SearchResult, deepen};
+use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help, lock};
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
-use crate::parallel::hook::{NodeHook, SplitNode};
+#[cfg(feature = "testing")]
+use crate::parallel::delay_transport::DelayTransport;
+use crate::parallel::thresholds::PV_SPLIT_MIN_DEPTH;
 use crate::parallel::transport::{
-    ChannelTransport, DelayTransport, FrameId, Order, Report, Transport, Work, WorkId,
+    ChannelTransport, FrameId, Order, Report, Transport, Work, WorkId,
 };
-use crate::parallel::{EndOnPanic, lock};
 use crate::score::Score;
+use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker};
 
-/// Least remaining depth at which a PV node shares its moves.
-pub const MIN_DEPTH: i32 = 4;
 /// Master and slaves read their messages once per this many nodes.
 pub const POLL_EVERY: u32 = 64;
 /// The master's blocking waits last at most this long, between looks at the
@@ -368,6 +368,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
     /// master waits on), never below a cut frame.
     fn dispatch(&self, m: &mut Master<G>) {
         let live = m.cut_level.unwrap_or(m.frames.len());
+        debug_assert!(live <= m.frames.len(), "a cut level names a live frame");
         for s in 0..m.slaves.len() {
             if m.slaves[s].is_some() {
                 continue;
@@ -402,12 +403,20 @@ impl<'t, G: Game> PvSplit<'t, G> {
         self.update_active(m);
     }
 
-    /// Pops the innermost frame (`level`), stopping its slaves' work.
+    /// Pops the innermost frame (`level`), stopping its slaves' work. If it
+    /// was the cut one, the cut is consumed with it, whatever closed it: a
+    /// frame cut while the search was also stopped closes as abandoned, and
+    /// a cut level left pointing past the frames would make `dispatch` read
+    /// a frame that is gone (found by the stress harness).
     fn close(&self, m: &mut Master<G>, level: usize) -> Frame<G> {
         debug_assert_eq!(level + 1, m.frames.len(), "frames close innermost first");
         let f = m.frames.pop().expect("the frame being closed");
         if f.in_flight > 0 {
             self.stop_work_of(m, f.id);
+        }
+        if m.cut_level.is_some_and(|l| l >= level) {
+            m.cut_level = None;
+            self.cut.store(false, Relaxed);
         }
         self.update_active(m);
         f
@@ -423,7 +432,10 @@ impl<'t, G: Game> PvSplit<'t, G> {
         moves: &[G::Move],
         keys: &[i64],
     ) -> Option<(Score, Option<G::Move>)> {
-        if self.slaves.is_empty() || node.entry_type != NodeType::Pv || node.depth < MIN_DEPTH {
+        if self.slaves.is_empty()
+            || node.entry_type != NodeType::Pv
+            || node.depth < PV_SPLIT_MIN_DEPTH
+        {
             return None;
         }
         let mut order: Vec<usize> = (0..moves.len()).collect();
@@ -468,8 +480,6 @@ impl<'t, G: Game> PvSplit<'t, G> {
             }
             if m.cut_level == Some(level) {
                 let f = self.close(&mut m, level);
-                m.cut_level = None;
-                self.cut.store(false, Relaxed);
                 drop(m);
                 worker.refresh_stopped(ctx);
                 worker.set_pv_line(node.ply, &f.pv);
@@ -738,79 +748,57 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for PvSplit<'_, G> {
     }
 }
 
-/// Sends `Quit` to every slave when dropped: on the master's normal return
-/// and if it panics, so no slave waits forever.
-struct Dismiss<'a, 't, G: Game>(&'a PvSplit<'t, G>);
-
-impl<G: Game> Drop for Dismiss<'_, '_, G> {
-    fn drop(&mut self) {
-        self.0.finish();
-    }
-}
-
-/// Runs PV splitting on the threads of `run` over the in-process channel
+/// Runs PV splitting on the threads of `job` over the in-process channel
 /// transport (or, in tests, the one [`testing::with_delays`] asks for).
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    run: &Run<G, E>,
+    job: &SearchJob<G, E>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
-    let slaves = run.workers.len() - 1;
-    match testing::delays() {
-        None => search_over(run, &ChannelTransport::new(slaves), on_iteration),
-        Some(delays) => {
-            let transport = DelayTransport::new(slaves, delays);
-            let result = search_over(run, &transport, on_iteration);
-            testing::record(transport.stats());
-            result
-        }
+    let slaves = job.workers.len() - 1;
+    #[cfg(feature = "testing")]
+    if let Some(delays) = testing::delays() {
+        let transport = DelayTransport::new(slaves, delays);
+        let result = search_over(job, &transport, on_iteration);
+        testing::record(transport.stats());
+        return result;
     }
+    search_over(job, &ChannelTransport::new(slaves), on_iteration)
 }
 
-/// Runs PV splitting over `transport`.
+/// Runs PV splitting over `transport`: thread 0 is the master, the others
+/// slaves; `Quit` goes to every slave when the master is done (or when any
+/// thread panics).
 fn search_over<G: Game, E: Evaluator<G>>(
-    run: &Run<G, E>,
+    job: &SearchJob<G, E>,
     transport: &dyn Transport<G>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let pv_split = PvSplit::new(transport);
-    let main = Mutex::new(on_iteration);
-    let result = Mutex::new(None);
-    run.pool.broadcast(|thread| {
-        // A slave that dies never reports: the stop ends the master's wait.
-        let _end_on_panic = EndOnPanic {
-            stop: run.stop,
-            finish: &|| {},
-        };
-        let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread);
-        ctx.hook = Some(&pv_split);
-        if thread == 0 {
-            let dismiss = Dismiss(&pv_split);
-            let r = deepen(
-                &mut worker,
-                &ctx,
-                run,
+    let result = lead_and_help(
+        job,
+        Some(&pv_split),
+        &|| pv_split.finish(),
+        on_iteration,
+        Box::new(|worker, ctx, report| {
+            deepen(
+                &mut Recursive { worker, ctx },
+                job,
                 DepthPlan::default(),
-                &mut **lock(&main),
-            );
-            drop(dismiss);
-            worker.stats.splits += pv_split.splits.load(Relaxed);
-            *lock(&result) = Some(r);
-        } else {
-            pv_split.slave_loop(thread - 1, &mut worker, &ctx);
-        }
-    });
+                report,
+            )
+        }),
+        |worker, ctx| pv_split.slave_loop(ctx.thread - 1, worker, ctx),
+    );
+    job.worker(0).stats.splits += pv_split.splits.load(Relaxed);
     result
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .expect("thread 0 reports")
 }
 
+#[cfg(feature = "testing")]
 /// Test support: run PV splitting over the delaying, reordering transport.
 pub mod testing {
     use std::cell::Cell;
 
-    pub use crate::parallel::transport::{DelayStats, Delays};
+    pub use crate::parallel::delay_transport::{DelayStats, Delays};
 
     thread_local! {
         static DELAYS: Cell<Option<Delays>> = const { Cell::new(None) };

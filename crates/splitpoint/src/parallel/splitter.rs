@@ -12,33 +12,22 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
+use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
-use crate::parallel::hook::{NodeHook, SplitNode};
-use crate::parallel::idle::{Backoff, IdleSleep};
+use crate::parallel::idle::{self, Backoff, IdleSleep};
+use crate::parallel::thresholds::YBW_SPLITS_PER_THREAD;
 use crate::score::{INFINITY, Score};
+use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
-/// Split points each thread may own at once (nested splits stack up).
-pub const SPLITS_PER_THREAD: usize = 8;
 /// "No split point".
 const NONE: usize = usize::MAX;
-/// How long an idle helper polls (spins, then yields) before it sleeps.
-const IDLE_YIELD: Duration = Duration::from_micros(200);
-/// How long an owner polls for its helpers before it sleeps: most waits are
-/// shorter, and a sleeper pays a wake-up when its wait ends.
-const OWNER_YIELD: Duration = Duration::from_millis(2);
-/// Longest sleep of an idle helper between looks for work (a safety net:
-/// publishers wake sleepers).
-const IDLE_NAP: Duration = Duration::from_millis(2);
-/// Longest sleep of an owner waiting for its helpers (a safety net: the
-/// last helper to leave wakes it).
-const OWNER_NAP: Duration = Duration::from_millis(1);
 /// Ordering keys at or above this are promising moves (table move, evaluator
 /// hints above zero, killers): strong YBW searches them before splitting a
 /// CUT node.
@@ -158,7 +147,7 @@ impl<G: Game> Splitter<G> {
     pub fn new(threads: usize, rules: SplitRules) -> Self {
         Splitter {
             rules,
-            split_points: (0..threads * SPLITS_PER_THREAD)
+            split_points: (0..threads * YBW_SPLITS_PER_THREAD)
                 .map(|_| CachePadded::new(SplitPoint::new()))
                 .collect(),
             threads: (0..threads)
@@ -215,13 +204,13 @@ impl<G: Game> Splitter<G> {
         }
         let me = &self.threads[ctx.thread];
         let slot = me.used.load(Relaxed);
-        if self.idle.load(Relaxed) == 0 || slot == SPLITS_PER_THREAD {
+        if self.idle.load(Relaxed) == 0 || slot == YBW_SPLITS_PER_THREAD {
             worker.stats.splits_refused += 1;
             return None;
         }
 
         // Publish the split point.
-        let id = ctx.thread * SPLITS_PER_THREAD + slot;
+        let id = ctx.thread * YBW_SPLITS_PER_THREAD + slot;
         let sp = &self.split_points[id];
         {
             let mut d = sp.lock();
@@ -258,13 +247,13 @@ impl<G: Game> Splitter<G> {
             !sp.open.load(Relaxed),
             "work_at returns with the split point closed"
         );
-        let mut backoff = Backoff::new(OWNER_YIELD);
+        let mut backoff = Backoff::new(idle::OWNER);
         while sp.workers.load(Acquire) > 1 {
             if self.help_below(worker, ctx, id) {
                 backoff.reset();
                 continue;
             }
-            backoff.snooze(&self.owners, OWNER_NAP, || {
+            backoff.snooze(&self.owners, || {
                 sp.workers.load(SeqCst) <= 1
                     || self.find_open(|c| self.descends_from(c, id)).is_some()
             });
@@ -450,7 +439,7 @@ impl<G: Game> Splitter<G> {
     ) {
         let mut idle_since = Instant::now();
         self.idle.fetch_add(1, SeqCst);
-        let mut backoff = Backoff::new(IDLE_YIELD);
+        let mut backoff = Backoff::new(idle::IDLE_HELPER);
         while !self.done.load(Acquire) {
             if let Some(id) = self.find_open(|_| true) {
                 self.idle.fetch_sub(1, SeqCst);
@@ -465,7 +454,7 @@ impl<G: Game> Splitter<G> {
                     continue;
                 }
             }
-            backoff.snooze(&self.sleep, IDLE_NAP, || {
+            backoff.snooze(&self.sleep, || {
                 self.done.load(SeqCst) || self.find_open(|_| true).is_some()
             });
         }
@@ -520,4 +509,29 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
     ) -> Option<(Score, Option<G::Move>)> {
         self.split(worker, ctx, node, moves, keys)
     }
+}
+
+/// Runs YBW's machinery with `rules` on the threads of `job`: thread 0
+/// deepens and splits, the others serve its split points.
+pub(crate) fn search<G: Game, E: Evaluator<G>>(
+    job: &SearchJob<G, E>,
+    rules: SplitRules,
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    let splitter = Splitter::new(job.workers.len(), rules);
+    lead_and_help(
+        job,
+        Some(&splitter),
+        &|| splitter.finish(),
+        on_iteration,
+        Box::new(|worker, ctx, report| {
+            deepen(
+                &mut Recursive { worker, ctx },
+                job,
+                DepthPlan::default(),
+                report,
+            )
+        }),
+        |worker, ctx| splitter.helper_loop(worker, ctx),
+    )
 }

@@ -5,7 +5,7 @@
 //! - **Publishing.** A thread at a node whose eldest brother is searched (the
 //!   serial move loop offers the young brothers through
 //!   [`NodeHook::try_split`]) publishes a *workload* if the node has at least
-//!   [`MIN_DEPTH`] plies left, at least [`MIN_MOVES_LEFT`] moves left and a
+//!   [`WORKLOADS_MIN_DEPTH`] plies left, at least [`WORKLOADS_MIN_MOVES_LEFT`] moves left and a
 //!   slot of the table is free. The table is **global**: `2 × threads`
 //!   preallocated [`Slot`]s (not per-thread stacks as in YBW), and a thread
 //!   claims any free one. A workload holds the node (position, depth, ply,
@@ -142,35 +142,23 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
-use crate::engine::{DepthPlan, Run, SearchResult, deepen};
+use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
-use crate::parallel::hook::{NodeHook, SplitNode};
-use crate::parallel::idle::IdleSleep;
+use crate::parallel::idle::{self, Backoff, IdleSleep};
+use crate::parallel::thresholds::{
+    WORKLOADS_MIN_DEPTH, WORKLOADS_MIN_MOVES_LEFT, WORKLOADS_SLOTS_PER_THREAD,
+};
 use crate::score::{INFINITY, Score};
+use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
-/// Slots in the table per search thread.
-pub(crate) const SLOTS_PER_THREAD: usize = 2;
-/// Least remaining depth at which a node publishes.
-pub(crate) const MIN_DEPTH: i32 = 3;
-/// Least number of moves left for a node to publish (with one, the publisher
-/// would just take it itself).
-pub(crate) const MIN_MOVES_LEFT: usize = 2;
 /// Low bits of an id holding the slot index.
 const SLOT_BITS: u32 = 16;
 /// Mask of the slot index in an id.
 const SLOT_MASK: u64 = (1 << SLOT_BITS) - 1;
 /// "No workload": ends a chain.
 const NONE: u64 = u64::MAX;
-/// Spins, then yields, before sleeping.
-const SPINS: u32 = 64;
-/// Yields (after the spins) before sleeping.
-const YIELDS: u32 = 32;
-/// Safety-net timeout of an idle thread's sleep.
-const IDLE_NAP: Duration = Duration::from_millis(2);
-/// Safety-net timeout of a waiting publisher's sleep.
-const PUBLISHER_NAP: Duration = Duration::from_millis(1);
 
 /// Where a move of a workload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,7 +285,7 @@ pub(crate) struct Workloads<G: Game> {
 impl<G: Game> Workloads<G> {
     /// The table for `threads` threads.
     pub(crate) fn new(threads: usize, join_taken: bool) -> Self {
-        let n = SLOTS_PER_THREAD * threads.max(1);
+        let n = WORKLOADS_SLOTS_PER_THREAD * threads.max(1);
         assert!(
             n as u64 <= SLOT_MASK,
             "too many threads for the workload table"
@@ -376,7 +364,7 @@ impl<G: Game> Workloads<G> {
         moves: &[G::Move],
         keys: &[i64],
     ) -> Option<(Score, Option<G::Move>)> {
-        if node.depth < MIN_DEPTH || moves.len() < MIN_MOVES_LEFT {
+        if node.depth < WORKLOADS_MIN_DEPTH || moves.len() < WORKLOADS_MIN_MOVES_LEFT {
             return None;
         }
         let Some(s) = self.claim() else {
@@ -714,7 +702,7 @@ impl<G: Game> Workloads<G> {
         }
         let start = Instant::now();
         let mut helping = Duration::ZERO;
-        let mut spins = 0u32;
+        let mut backoff = Backoff::new(idle::OWNER);
         while head.subscribers.load(Acquire) > 0 {
             // Helping is worth it only while the workload stands (a cut one's
             // subscribers are dropping out).
@@ -723,24 +711,17 @@ impl<G: Game> Workloads<G> {
                 let t = Instant::now();
                 if self.help_below(worker, ctx, id) {
                     helping += t.elapsed();
-                    spins = 0;
+                    backoff.reset();
                     continue;
                 }
             }
-            spins += 1;
-            if spins < SPINS {
-                std::hint::spin_loop();
-            } else if spins < SPINS + YIELDS {
-                std::thread::yield_now();
-            } else {
-                self.publishers.sleep_unless(PUBLISHER_NAP, || {
-                    head.subscribers.load(SeqCst) == 0
-                        || (can_help
-                            && self
-                                .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
-                                .is_some())
-                });
-            }
+            backoff.snooze(&self.publishers, || {
+                head.subscribers.load(SeqCst) == 0
+                    || (can_help
+                        && self
+                            .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
+                            .is_some())
+            });
         }
         let waited = start.elapsed().saturating_sub(helping);
         worker.stats.idle_micros += waited.as_micros() as u64;
@@ -760,32 +741,24 @@ impl<G: Game> Workloads<G> {
         ctx: &SearchContext<G, E>,
     ) {
         let mut idle_since = Instant::now();
-        let mut spins = 0u32;
+        let mut backoff = Backoff::new(idle::IDLE_HELPER);
         while !self.done.load(Acquire) {
             if let Some(s) = self.find(|_| true) {
                 worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
-                if self.attach_and_work(worker, ctx, s, None) {
-                    spins = 0;
-                }
+                let worked = self.attach_and_work(worker, ctx, s, None);
                 idle_since = Instant::now();
-                continue;
+                // A workload gone before we attached is no progress: keep
+                // backing off, never spin on it (threads may outnumber cores).
+                if worked {
+                    backoff.reset();
+                    continue;
+                }
             }
-            spins += 1;
-            if spins < SPINS {
-                std::hint::spin_loop();
-            } else if spins < SPINS + YIELDS {
-                std::thread::yield_now();
-            } else {
-                self.sleep_until_published();
-            }
+            backoff.snooze(&self.idle, || {
+                self.done.load(SeqCst) || self.find(|_| true).is_some()
+            });
         }
         worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
-    }
-
-    fn sleep_until_published(&self) {
-        self.idle.sleep_unless(IDLE_NAP, || {
-            self.done.load(SeqCst) || self.find(|_| true).is_some()
-        });
     }
 
     /// Ends the search for the helpers: they leave their loops.
@@ -816,41 +789,26 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
 /// Runs the workload scheme: thread 0 deepens and publishes; the others
 /// subscribe. `join_taken`: idle threads may join taken workloads.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    run: &Run<G, E>,
+    job: &SearchJob<G, E>,
     join_taken: bool,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
-    let table = Workloads::new(run.workers.len(), join_taken);
-    let main = Mutex::new(on_iteration);
-    let result = Mutex::new(None);
-    run.pool.broadcast(|thread| {
-        let mut worker = run.worker(thread);
-        let mut ctx = run.context(thread);
-        ctx.hook = Some(&table);
-        if thread == 0 {
-            // Helpers leave when thread 0 is done, even if it panics (the
-            // pool re-raises the panic only once every thread has returned).
-            let _finish = Finish(&table);
-            let mut report = main.lock().unwrap_or_else(|e| e.into_inner());
-            let r = deepen(&mut worker, &ctx, run, DepthPlan::default(), &mut **report);
-            *result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-        } else {
-            table.helper_loop(&mut worker, &ctx);
-        }
-    });
-    result
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .expect("thread 0 reports")
-}
-
-/// Calls [`Workloads::finish`] when dropped.
-struct Finish<'a, G: Game>(&'a Workloads<G>);
-
-impl<G: Game> Drop for Finish<'_, G> {
-    fn drop(&mut self) {
-        self.0.finish();
-    }
+    let table = Workloads::new(job.workers.len(), join_taken);
+    lead_and_help(
+        job,
+        Some(&table),
+        &|| table.finish(),
+        on_iteration,
+        Box::new(|worker, ctx, report| {
+            deepen(
+                &mut Recursive { worker, ctx },
+                job,
+                DepthPlan::default(),
+                report,
+            )
+        }),
+        |worker, ctx| table.helper_loop(worker, ctx),
+    )
 }
 
 /// Leaves the workload in slot `.1` if dropped, which happens only when the

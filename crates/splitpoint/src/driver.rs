@@ -1,0 +1,385 @@
+//! The driver: what a search runs on and how its threads are put to work.
+//!
+//! Between the search (below) and the parallel algorithms (above): the
+//! limits and the result of a search, the job its threads share
+//! ([`SearchJob`]), iterative deepening with aspiration windows over any
+//! [`RootSearch`] ([`deepen`]), and the two shapes in which an algorithm
+//! runs its threads — each on its own ([`on_every_thread`]), or thread 0
+//! leading while the others help ([`lead_and_help`]) — both ending the search
+//! for every thread when one panics.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crossbeam_utils::CachePadded;
+
+use crate::game::{Evaluator, Game, MAX_PLY, MoveList};
+use crate::pool::WorkerPool;
+use crate::score::{INFINITY, Score, WIN, is_decisive};
+use crate::search::hook::NodeHook;
+use crate::search::{RootMove, SearchContext, Worker};
+use crate::stats::Stats;
+use crate::tt::TranspositionTable;
+
+/// The deepest iteration a search runs when no depth is given.
+pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+
+/// Half-width of the first aspiration window (normal mode, depth ≥ 4).
+pub(crate) const ASPIRATION_WINDOW: Score = 40;
+
+/// When and how a search ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration (plies), at most [`MAX_DEPTH`]; `None` is [`MAX_DEPTH`].
+    pub depth: Option<i32>,
+    /// Wall-clock budget.
+    pub movetime: Option<Duration>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Exact mode: the root score equals plain negamax over the same tree
+    /// (the table orders moves but never ends a node; no aspiration windows).
+    pub exact: bool,
+    /// Search only the deepest iteration instead of deepening from 1 (for
+    /// exact solves, where shallow iterations teach nothing).
+    pub single_iteration: bool,
+}
+
+impl Limits {
+    /// Search to `depth` plies.
+    pub fn to_depth(depth: i32) -> Self {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for `movetime`, as deep as it allows.
+    pub fn for_time(movetime: Duration) -> Self {
+        Limits {
+            movetime: Some(movetime),
+            ..Limits::default()
+        }
+    }
+
+    /// The same limits in exact mode.
+    pub fn exact(mut self) -> Self {
+        self.exact = true;
+        self
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The best move; `None` only when the root position is finished.
+    pub best_move: Option<M>,
+    /// Its score, from the root side's view.
+    pub score: Score,
+    /// The deepest iteration completed (0 if stopped before depth 1 finished).
+    pub depth: i32,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<M>,
+    /// Counters summed over the search.
+    pub stats: Stats,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+impl<M> SearchResult<M> {
+    /// Nodes per second.
+    pub fn nps(&self) -> f64 {
+        self.stats.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+impl<M> SearchResult<M> {
+    /// Nothing found yet.
+    pub(crate) fn empty() -> Self {
+        SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            pv: Vec::new(),
+            stats: Stats::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+/// The job every thread of one search shares: what it searches, within
+/// which limits, with which table and threads.
+pub(crate) struct SearchJob<'a, G: Game, E: Evaluator<G>> {
+    pub pool: &'a WorkerPool,
+    pub workers: &'a [CachePadded<Mutex<Worker<G>>>],
+    pub tt: &'a TranspositionTable,
+    pub eval: &'a E,
+    /// The user's stop flag, also raised by the limits.
+    pub stop: &'a AtomicBool,
+    pub root: &'a G,
+    pub limits: &'a Limits,
+    pub start: Instant,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
+    /// Thread `thread`'s worker, locked for the search.
+    pub fn worker(&self, thread: usize) -> MutexGuard<'a, Worker<G>> {
+        self.workers[thread]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A context for thread `thread`, stopping on the search's flag. Every
+    /// thread watches the clock, so the move time holds when thread 0 is off
+    /// its core (more threads than cores); the node limit counts thread 0's
+    /// nodes only, so it is thread 0's alone.
+    pub fn context(&self, thread: usize) -> SearchContext<'a, G, E> {
+        let mut ctx = SearchContext::new(self.tt, self.eval, self.stop, self.limits.exact);
+        ctx.thread = thread;
+        ctx.deadline = self.limits.movetime.map(|t| self.start + t);
+        if thread == 0 {
+            ctx.node_limit = self.limits.nodes;
+        }
+        ctx
+    }
+
+    /// The deepest iteration asked for.
+    pub fn max_depth(&self) -> i32 {
+        self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+    }
+}
+
+/// How one thread deepens.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DepthPlan {
+    /// Added to each iteration's depth (Lazy SMP helpers search ahead).
+    pub offset: i32,
+}
+
+/// A search of the root moves: the recursive search ([`Recursive`]) or DTS's
+/// explicit-stack one; [`deepen`] drives either.
+pub(crate) trait RootSearch<G: Game> {
+    /// Searches `root_moves` (in their order) to `depth` in the window
+    /// `(alpha, beta)`, moving the best to the front with its score; the
+    /// fail-soft score, or `None` if the search was stopped (void).
+    fn search_root(
+        &mut self,
+        root: &G,
+        root_moves: &mut [RootMove<G::Move>],
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Option<Score>;
+    /// The principal variation of the last completed root search.
+    fn pv(&self) -> &[G::Move];
+    /// This thread's counters so far.
+    fn stats(&self) -> Stats;
+}
+
+/// The recursive search of one worker as a [`RootSearch`].
+pub(crate) struct Recursive<'w, 'c, G: Game, E: Evaluator<G>> {
+    pub worker: &'w mut Worker<G>,
+    pub ctx: &'w SearchContext<'c, G, E>,
+}
+
+impl<G: Game, E: Evaluator<G>> RootSearch<G> for Recursive<'_, '_, G, E> {
+    fn search_root(
+        &mut self,
+        root: &G,
+        root_moves: &mut [RootMove<G::Move>],
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Option<Score> {
+        let score = self
+            .worker
+            .search_root(self.ctx, root, root_moves, alpha, beta, depth);
+        (!self.worker.stopped()).then_some(score)
+    }
+
+    fn pv(&self) -> &[G::Move] {
+        self.worker.pv()
+    }
+
+    fn stats(&self) -> Stats {
+        self.worker.stats
+    }
+}
+
+/// Iterative deepening on one thread: iterations `1..=max` (or only `max`
+/// when the limits ask for a single iteration), each a root search in a full
+/// window (exact mode, shallow or decided scores) or an aspiration window.
+/// Returns the last completed iteration's result (stats and time are filled
+/// in by the caller).
+pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
+    search: &mut impl RootSearch<G>,
+    job: &SearchJob<G, E>,
+    plan: DepthPlan,
+    on_iteration: &mut dyn FnMut(&SearchResult<G::Move>),
+) -> SearchResult<G::Move> {
+    let limits = job.limits;
+    let mut moves = MoveList::new();
+    job.root.generate_moves(&mut moves);
+    let mut root_moves: Vec<RootMove<G::Move>> = moves
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -INFINITY,
+        })
+        .collect();
+    let mut result = SearchResult::empty();
+    result.best_move = root_moves.first().map(|r| r.mv);
+
+    let max_depth = job.max_depth();
+    let first_depth = if limits.single_iteration {
+        max_depth
+    } else {
+        1
+    };
+    let mut last_depth = 0;
+    for iteration in first_depth..=max_depth {
+        let depth = (iteration + plan.offset).min(max_depth);
+        if depth == last_depth {
+            continue;
+        }
+        last_depth = depth;
+        let completed = if limits.exact || depth < 4 || is_decisive(result.score) {
+            search.search_root(job.root, &mut root_moves, -INFINITY, INFINITY, depth)
+        } else {
+            aspiration(search, job.root, &mut root_moves, result.score, depth)
+        };
+        let Some(score) = completed else {
+            // A stopped iteration is void, except that when none completed,
+            // a fully searched first move is better than nothing.
+            if result.depth == 0 && root_moves[0].score > -INFINITY {
+                result.best_move = Some(root_moves[0].mv);
+                result.score = root_moves[0].score;
+            }
+            break;
+        };
+        result.best_move = Some(root_moves[0].mv);
+        result.score = score;
+        result.depth = depth;
+        result.pv = search.pv().to_vec();
+        result.stats = search.stats();
+        result.elapsed = job.start.elapsed();
+        on_iteration(&result);
+        // A proven result cannot change with more depth.
+        if is_decisive(score) && limits.depth.is_none() && depth > (WIN - score.abs()) {
+            break;
+        }
+    }
+    result
+}
+
+/// A root search in a window around the last score, widened on failure;
+/// `None` if stopped.
+fn aspiration<G: Game>(
+    search: &mut impl RootSearch<G>,
+    root: &G,
+    root_moves: &mut [RootMove<G::Move>],
+    guess: Score,
+    depth: i32,
+) -> Option<Score> {
+    let mut delta = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) = (guess - delta, guess + delta);
+    loop {
+        let score = search.search_root(root, root_moves, alpha, beta, depth)?;
+        if score <= alpha {
+            alpha = (alpha - delta).max(-INFINITY);
+        } else if score >= beta {
+            beta = (beta + delta).min(INFINITY);
+        } else {
+            return Some(score);
+        }
+        delta *= 2;
+        if delta > 4 * ASPIRATION_WINDOW * 16 {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}
+
+/// Runs `work(thread)` on every thread of the job's pool. If one thread's
+/// work panics, the search ends for all: the stop flag is raised and
+/// `dismiss` tells waiting threads to leave, so nobody waits for the thread
+/// that died (the pool re-raises the panic once every thread is out).
+pub(crate) fn on_every_thread<G: Game, E: Evaluator<G>>(
+    job: &SearchJob<G, E>,
+    dismiss: &(dyn Fn() + Sync),
+    work: impl Fn(usize) + Sync,
+) {
+    job.pool.broadcast(|thread| {
+        let _end_on_panic = EndOnPanic {
+            stop: job.stop,
+            dismiss,
+        };
+        work(thread);
+    });
+}
+
+/// Raises the stop flag and dismisses every thread when dropped during a
+/// panic; does nothing on a normal return.
+struct EndOnPanic<'a> {
+    stop: &'a AtomicBool,
+    dismiss: &'a (dyn Fn() + Sync),
+}
+
+impl Drop for EndOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.stop.store(true, Relaxed);
+            (self.dismiss)();
+        }
+    }
+}
+
+/// What the lead thread runs: given its worker, its context (with the
+/// algorithm's hook) and the caller's per-iteration callback, a search's
+/// result.
+pub(crate) type Lead<'f, G, E> = dyn FnOnce(
+        &mut Worker<G>,
+        &SearchContext<'_, G, E>,
+        &mut dyn FnMut(&SearchResult<<G as Game>::Move>),
+    ) -> SearchResult<<G as Game>::Move>
+    + Send
+    + 'f;
+
+/// The one shape of every "thread 0 leads, the others help" algorithm:
+/// thread 0 runs `lead` (it deepens and reports each iteration) and then
+/// `dismiss`es the helpers; threads `1..` run `help` until dismissed. Every
+/// thread's context carries `hook`. A panic anywhere ends the search for
+/// all ([`on_every_thread`]).
+pub(crate) fn lead_and_help<'h, G: Game, E: Evaluator<G>>(
+    job: &SearchJob<'h, G, E>,
+    hook: Option<&'h dyn NodeHook<G, E>>,
+    dismiss: &(dyn Fn() + Sync),
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+    lead: Box<Lead<'_, G, E>>,
+    help: impl Fn(&mut Worker<G>, &SearchContext<'_, G, E>) + Sync,
+) -> SearchResult<G::Move> {
+    let lead = Mutex::new(Some((lead, on_iteration)));
+    let result = Mutex::new(None);
+    on_every_thread(job, dismiss, |thread| {
+        let mut worker = job.worker(thread);
+        let mut ctx = job.context(thread);
+        ctx.hook = hook;
+        if thread == 0 {
+            let (lead, report) = lock(&lead).take().expect("thread 0 leads once");
+            let r = lead(&mut worker, &ctx, report);
+            dismiss();
+            *lock(&result) = Some(r);
+        } else {
+            help(&mut worker, &ctx);
+        }
+    });
+    result
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .expect("thread 0 reports")
+}
+
+/// Locks a mutex that no panic poisons in practice (a panic ends the search).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
