@@ -346,11 +346,31 @@ pub(crate) type Lead<'f, G, E> = dyn FnOnce(
     + 'f;
 
 /// The one shape of every "thread 0 leads, the others help" algorithm:
-/// thread 0 runs `lead` (it deepens and reports each iteration) and then
-/// `dismiss`es the helpers; threads `1..` run `help` until dismissed. Every
-/// thread's context carries `hook`. A panic anywhere ends the search for
-/// all ([`on_every_thread`]).
+/// thread 0 deepens with the recursive search (reporting each iteration) and
+/// then `dismiss`es the helpers; threads `1..` run `help` until dismissed.
+/// Every thread's context carries `hook`. A panic anywhere ends the search
+/// for all ([`on_every_thread`]).
 pub(crate) fn lead_and_help<'h, G: Game, E: Evaluator<G>>(
+    job: &SearchJob<'h, G, E>,
+    hook: Option<&'h dyn NodeHook<G, E>>,
+    dismiss: &(dyn Fn() + Sync),
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+    help: impl Fn(&mut Worker<G>, &SearchContext<'_, G, E>) + Sync,
+) -> SearchResult<G::Move> {
+    let lead: Box<Lead<'_, G, E>> = Box::new(|worker, ctx, report| {
+        deepen(
+            &mut Recursive { worker, ctx },
+            job,
+            DepthPlan::default(),
+            report,
+        )
+    });
+    lead_with(job, hook, dismiss, on_iteration, lead, help)
+}
+
+/// [`lead_and_help`] with thread 0 running `lead` instead (DTS deepens on its
+/// explicit stack).
+pub(crate) fn lead_with<'h, G: Game, E: Evaluator<G>>(
     job: &SearchJob<'h, G, E>,
     hook: Option<&'h dyn NodeHook<G, E>>,
     dismiss: &(dyn Fn() + Sync),

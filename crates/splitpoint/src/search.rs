@@ -17,6 +17,7 @@
 //! negamax value of the tree [`crate::oracle::negamax`] walks.
 
 pub(crate) mod hook;
+pub(crate) mod rules;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
@@ -25,10 +26,12 @@ use arrayvec::ArrayVec;
 
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
-use crate::score::{INFINITY, Score, WIN_BOUND, from_table, is_decisive, to_table};
+use crate::score::{INFINITY, Score, is_decisive};
 use crate::stats::Stats;
-use crate::tt::{Bound, NO_MOVE, TranspositionTable, TtEntry};
+use crate::tt::{NO_MOVE, TranspositionTable};
 use hook::{NodeHook, SplitNode};
+pub(crate) use rules::pick_best;
+use rules::{MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position};
 
 /// Size of the history table; move keys are folded into it.
 const HISTORY_SIZE: usize = 1 << 12;
@@ -36,8 +39,6 @@ const HISTORY_SIZE: usize = 1 << 12;
 const HISTORY_MAX: i32 = 1 << 20;
 /// How often (in nodes) the clock and the node limit are looked at.
 const POLL_INTERVAL: u64 = 4096;
-/// Null-move pruning needs this many plies left.
-const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// Late-move reductions start with this move index, at this depth or more.
 const LMR_MIN_INDEX: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;
@@ -254,21 +255,18 @@ impl<G: Game> Worker<G> {
         ply: usize,
         node_type: NodeType,
     ) -> Score {
-        let child_type = node_type.child(index);
-        if index == 0 {
-            return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, child_type);
+        let mut plan = MoveSearch::new(index, reduction);
+        let mut w = plan.first(alpha, beta, depth, node_type);
+        loop {
+            let score = -self.pvs(ctx, child, w.alpha, w.beta, w.depth, ply + 1, w.node_type);
+            if self.stopped {
+                return score;
+            }
+            match plan.next(score, alpha, beta, depth, node_type) {
+                Some(next) => w = next,
+                None => return score,
+            }
         }
-        let null_window = |worker: &mut Self, d: i32| {
-            -worker.pvs(ctx, child, -alpha - 1, -alpha, d, ply + 1, child_type)
-        };
-        let mut score = null_window(self, depth - 1 - reduction);
-        if reduction > 0 && score > alpha && !self.stopped {
-            score = null_window(self, depth - 1);
-        }
-        if score > alpha && score < beta && !self.stopped {
-            return -self.pvs(ctx, child, -beta, -alpha, depth - 1, ply + 1, NodeType::Pv);
-        }
-        score
     }
 
     /// How many plies less the `index`-th move `mv` of a node (leading to
@@ -375,52 +373,24 @@ impl<G: Game> Worker<G> {
         // over (it counts its own node).
         let in_check = ctx.eval.in_check(pos);
         let depth = depth + extension(ctx, in_check);
-        if depth <= 0 || ply >= MAX_PLY - 1 {
+        if at_horizon(depth, ply) {
             return self.quiescence(ctx, pos, alpha, beta, ply);
         }
         self.pv[ply].clear();
         if self.poll_stop(ctx) {
             return 0;
         }
-        self.stats.nodes += 1;
-        self.stats.seldepth = self.stats.seldepth.max(ply as u64);
 
-        // Step 2. Finished games and the evaluator's exact leaf solver.
-        if let Some(outcome) = pos.outcome() {
-            return ctx.eval.terminal_score(pos, outcome, ply);
-        }
-        if let Some(score) =
-            ctx.eval
-                .solve_leaf(pos, alpha, beta, depth, ply, &mut self.stats.nodes)
-        {
-            return score;
-        }
-
-        // Step 3. Transposition table: a move to try first, and outside exact
-        // mode and PV nodes, a cutoff when the stored bound settles the node.
-        let key = pos.hash();
-        let pv_node = beta - alpha > 1;
-        self.stats.tt_probes += 1;
-        let mut tt_move = NO_MOVE;
-        if let Some(entry) = ctx.tt.probe(key) {
-            self.stats.tt_hits += 1;
-            tt_move = entry.move_key;
-            if !ctx.exact && !pv_node && entry.depth >= depth {
-                let score = from_table(entry.score, ply);
-                let settles = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if settles {
-                    self.stats.tt_cutoffs += 1;
-                    return score;
-                }
-            }
-        }
+        // Steps 2 and 3. Finished games, the evaluator's exact leaf solver,
+        // the table (a move to try first; outside exact mode and PV nodes, a
+        // cutoff when the stored bound settles the node).
+        let probe = match self.visit(ctx, pos, alpha, beta, depth, ply) {
+            Ok(probe) => probe,
+            Err(score) => return score,
+        };
 
         // Step 4. Null move: when passing still holds beta, so does the node.
-        if !pv_node
+        if beta - alpha <= 1
             && let Some(score) =
                 self.null_move_cutoff(ctx, pos, beta, depth, ply, node_type, in_check)
         {
@@ -439,7 +409,7 @@ impl<G: Game> Worker<G> {
             return ctx.eval.evaluate(pos);
         }
         let mut keys = ArrayVec::new();
-        self.order_keys(ctx, pos, &moves, tt_move, ply, &mut keys);
+        self.order_keys(ctx, pos, &moves, probe.tt_move, ply, &mut keys);
 
         // Step 6. Search the moves, best first.
         let node = NodeSearch {
@@ -454,26 +424,9 @@ impl<G: Game> Worker<G> {
         if self.stopped {
             return 0;
         }
-        let best_key = best_move.map_or(NO_MOVE, G::move_key);
-        let original_alpha = alpha;
 
         // Step 7. Remember the result.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        ctx.tt.store(
-            key,
-            TtEntry {
-                move_key: best_key,
-                score: to_table(best, ply),
-                depth,
-                bound,
-            },
-        );
+        self.store(ctx, probe.key, best, best_move, alpha, beta, depth, ply);
         best
     }
 
@@ -492,35 +445,28 @@ impl<G: Game> Worker<G> {
         node: NodeSearch,
     ) -> (Score, Option<G::Move>) {
         let NodeSearch {
-            mut alpha,
+            alpha,
             beta,
             depth,
             ply,
             mut node_type,
             entry_type,
         } = node;
-        let mut best = -INFINITY;
-        let mut best_move = None;
+        let mut node = MoveLoop {
+            alpha,
+            beta,
+            best: -INFINITY,
+            best_move: None,
+        };
         for i in 0..moves.len() {
             pick_best(moves, keys, i);
             let mv = moves[i];
             let child = pos.play(mv);
             let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);
-            let score = self.search_child(ctx, &child, i, r, alpha, beta, depth, ply, node_type);
-            if self.stopped {
-                return (best, best_move);
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        self.on_cutoff(mv, i, depth, ply);
-                        return (best, best_move);
-                    }
-                }
+            let score =
+                self.search_child(ctx, &child, i, r, node.alpha, beta, depth, ply, node_type);
+            if self.stopped || self.fold(&mut node, mv, i, score, depth, ply) {
+                return (node.best, node.best_move);
             }
             if i == 0 {
                 node_type = node_type.after_first_move();
@@ -529,23 +475,23 @@ impl<G: Game> Worker<G> {
             if let Some(hook) = ctx.hook
                 && i + 1 < moves.len()
             {
-                let node = SplitNode {
+                let split = SplitNode {
                     pos,
-                    alpha,
+                    alpha: node.alpha,
                     beta,
-                    best,
+                    best: node.best,
                     depth,
                     ply,
                     node_type,
                     entry_type,
                 };
                 if let Some((score, mv)) =
-                    hook.try_split(self, ctx, node, &moves[i + 1..], &keys[i + 1..])
+                    hook.try_split(self, ctx, split, &moves[i + 1..], &keys[i + 1..])
                 {
-                    if score > best {
-                        best = score;
+                    if score > node.best {
+                        node.best = score;
                         if mv.is_some() {
-                            best_move = mv;
+                            node.best_move = mv;
                         }
                     }
                     if let Some(mv) = mv
@@ -553,11 +499,11 @@ impl<G: Game> Worker<G> {
                     {
                         self.on_cutoff(mv, i + 1, depth, ply);
                     }
-                    return (best, best_move);
+                    return (node.best, node.best_move);
                 }
             }
         }
-        (best, best_move)
+        (node.best, node.best_move)
     }
 
     /// Quiescence: the static score, or better if a noisy move improves on it.
@@ -688,57 +634,4 @@ impl<G: Game> Worker<G> {
         let h = &mut self.history[G::move_key(mv) as usize % HISTORY_SIZE];
         *h = (*h + depth * depth).min(HISTORY_MAX);
     }
-}
-
-/// The check extension: a ply more for a node in check, outside exact mode.
-#[inline]
-pub(crate) fn extension<G: Game, E: Evaluator<G>>(
-    ctx: &SearchContext<G, E>,
-    in_check: bool,
-) -> i32 {
-    i32::from(in_check && !ctx.exact)
-}
-
-/// The depth a null-move search runs at: a reduction of 2 plies (3 from
-/// depth 7), below the ply the pass itself takes.
-#[inline]
-pub(crate) fn null_move_depth(depth: i32) -> i32 {
-    depth - 1 - if depth >= 7 { 3 } else { 2 }
-}
-
-/// The position after a pass, when a non-PV node may try a null move:
-/// outside exact mode, not in check, deep enough, beta no mate score, the
-/// static score at least beta and the evaluator allowing a pass.
-#[inline]
-pub(crate) fn null_move_position<G: Game, E: Evaluator<G>>(
-    ctx: &SearchContext<G, E>,
-    pos: &G,
-    beta: Score,
-    depth: i32,
-    in_check: bool,
-) -> Option<G> {
-    let eligible =
-        !ctx.exact && !in_check && depth >= NULL_MOVE_MIN_DEPTH && beta.abs() < WIN_BOUND;
-    if eligible && ctx.eval.evaluate(pos) >= beta {
-        ctx.eval.null_move(pos)
-    } else {
-        None
-    }
-}
-
-/// Selection step: brings the largest remaining key (and its move) to `i`.
-#[inline]
-pub(crate) fn pick_best<M: Copy>(
-    moves: &mut MoveList<M>,
-    keys: &mut ArrayVec<i64, MAX_MOVES>,
-    i: usize,
-) {
-    let mut best = i;
-    for j in i + 1..keys.len() {
-        if keys[j] > keys[best] {
-            best = j;
-        }
-    }
-    moves.swap(i, best);
-    keys.swap(i, best);
 }

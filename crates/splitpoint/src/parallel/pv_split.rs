@@ -122,7 +122,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
-use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help, lock};
+use crate::driver::{SearchJob, SearchResult, lead_and_help, lock};
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
 #[cfg(feature = "testing")]
@@ -167,7 +167,7 @@ struct InFlight {
 }
 
 /// A split PV node: its moves and what their results say so far.
-struct Frame<G: Game> {
+struct SharedPvNode<G: Game> {
     id: FrameId,
     pos: G,
     depth: i32,
@@ -193,7 +193,7 @@ struct Frame<G: Game> {
 /// The master's state: thread 0's alone.
 struct Master<G: Game> {
     /// The split nodes on the master's current path, outermost first.
-    frames: Vec<Frame<G>>,
+    frames: Vec<SharedPvNode<G>>,
     /// Each slave's unanswered work; a slave with none is free.
     slaves: Vec<Option<InFlight>>,
     next_frame: FrameId,
@@ -408,7 +408,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
     /// frame cut while the search was also stopped closes as abandoned, and
     /// a cut level left pointing past the frames would make `dispatch` read
     /// a frame that is gone (found by the stress harness).
-    fn close(&self, m: &mut Master<G>, level: usize) -> Frame<G> {
+    fn close(&self, m: &mut Master<G>, level: usize) -> SharedPvNode<G> {
         debug_assert_eq!(level + 1, m.frames.len(), "frames close innermost first");
         let f = m.frames.pop().expect("the frame being closed");
         if f.in_flight > 0 {
@@ -444,7 +444,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
             let mut m = lock(&self.master);
             let id = m.next_frame;
             m.next_frame += 1;
-            m.frames.push(Frame {
+            m.frames.push(SharedPvNode {
                 id,
                 pos: node.pos.clone(),
                 depth: node.depth,
@@ -779,14 +779,6 @@ fn search_over<G: Game, E: Evaluator<G>>(
         Some(&pv_split),
         &|| pv_split.finish(),
         on_iteration,
-        Box::new(|worker, ctx, report| {
-            deepen(
-                &mut Recursive { worker, ctx },
-                job,
-                DepthPlan::default(),
-                report,
-            )
-        }),
         |worker, ctx| pv_split.slave_loop(ctx.thread - 1, worker, ctx),
     );
     job.worker(0).stats.splits += pv_split.splits.load(Relaxed);

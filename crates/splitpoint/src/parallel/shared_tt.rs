@@ -31,14 +31,6 @@ pub(crate) fn whole_tree<'h, G: Game, E: Evaluator<G>>(
         hook,
         &|| job.stop.store(true, Relaxed),
         on_iteration,
-        Box::new(|worker, ctx, report| {
-            deepen(
-                &mut Recursive { worker, ctx },
-                job,
-                DepthPlan::default(),
-                report,
-            )
-        }),
         |worker, ctx| {
             deepen(
                 &mut Recursive { worker, ctx },

@@ -17,7 +17,7 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
-use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help};
+use crate::driver::{SearchJob, SearchResult, lead_and_help};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
@@ -27,7 +27,7 @@ use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
 /// "No split point".
-const NONE: usize = usize::MAX;
+const NO_SPLIT_POINT: usize = usize::MAX;
 /// Ordering keys at or above this are promising moves (table move, evaluator
 /// hints above zero, killers): strong YBW searches them before splitting a
 /// CUT node.
@@ -77,7 +77,7 @@ pub(crate) struct SplitPoint<G: Game> {
     cutoff: AtomicBool,
     /// Moves remain and no cutoff: idle threads may attach.
     open: AtomicBool,
-    /// The split point the owner was working in when it split, or `NONE`.
+    /// The split point the owner was working in when it split, or `NO_SPLIT_POINT`.
     parent: AtomicUsize,
     /// The node's ply: idle threads prefer the shallowest split point.
     ply: AtomicUsize,
@@ -104,7 +104,7 @@ impl<G: Game> SplitPoint<G> {
             }),
             cutoff: AtomicBool::new(false),
             open: AtomicBool::new(false),
-            parent: AtomicUsize::new(NONE),
+            parent: AtomicUsize::new(NO_SPLIT_POINT),
             ply: AtomicUsize::new(0),
             workers: AtomicUsize::new(0),
         }
@@ -120,7 +120,7 @@ impl<G: Game> SplitPoint<G> {
 struct ThreadSplits {
     /// How many of the thread's split points are in use (a stack).
     used: AtomicUsize,
-    /// The innermost split point the thread is working at, or `NONE`.
+    /// The innermost split point the thread is working at, or `NO_SPLIT_POINT`.
     current: AtomicUsize,
 }
 
@@ -154,7 +154,7 @@ impl<G: Game> Splitter<G> {
                 .map(|_| {
                     CachePadded::new(ThreadSplits {
                         used: AtomicUsize::new(0),
-                        current: AtomicUsize::new(NONE),
+                        current: AtomicUsize::new(NO_SPLIT_POINT),
                     })
                 })
                 .collect(),
@@ -170,7 +170,7 @@ impl<G: Game> Splitter<G> {
     #[inline]
     fn cut_off_above(&self, thread: usize) -> bool {
         let mut id = self.threads[thread].current.load(Relaxed);
-        while id != NONE {
+        while id != NO_SPLIT_POINT {
             let sp = &self.split_points[id];
             if sp.cutoff.load(Relaxed) {
                 return true;
@@ -405,7 +405,7 @@ impl<G: Game> Splitter<G> {
     fn descends_from(&self, candidate: usize, ancestor: usize) -> bool {
         let mut id = self.split_points[candidate].parent.load(Relaxed);
         for _ in 0..self.split_points.len() {
-            if id == NONE {
+            if id == NO_SPLIT_POINT {
                 return false;
             }
             if id == ancestor {
@@ -524,14 +524,6 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         Some(&splitter),
         &|| splitter.finish(),
         on_iteration,
-        Box::new(|worker, ctx, report| {
-            deepen(
-                &mut Recursive { worker, ctx },
-                job,
-                DepthPlan::default(),
-                report,
-            )
-        }),
         |worker, ctx| splitter.helper_loop(worker, ctx),
     )
 }

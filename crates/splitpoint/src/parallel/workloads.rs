@@ -57,7 +57,7 @@
 //! An id is `counter << 16 | slot`, the counter global and bumped on every
 //! publish, cutoff, cancel and unpublish: an id names one publication of one
 //! slot (in one state) for the whole search, and its slot is in its low bits,
-//! so a chain entry is one `u64`. `NONE` (`u64::MAX`) ends a chain.
+//! so a chain entry is one `u64`. `NO_WORKLOAD` (`u64::MAX`) ends a chain.
 //!
 //! # Who may change what
 //!
@@ -142,7 +142,7 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
-use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help};
+use crate::driver::{SearchJob, SearchResult, lead_and_help};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
@@ -158,7 +158,7 @@ const SLOT_BITS: u32 = 16;
 /// Mask of the slot index in an id.
 const SLOT_MASK: u64 = (1 << SLOT_BITS) - 1;
 /// "No workload": ends a chain.
-const NONE: u64 = u64::MAX;
+const NO_WORKLOAD: u64 = u64::MAX;
 
 /// Where a move of a workload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,7 +196,7 @@ struct WorkloadData<G: Game> {
 struct SlotHead {
     /// The current id (see the module doc); changes only under the mutex.
     id: AtomicU64,
-    /// The id of the workload the publisher worked under, or `NONE`.
+    /// The id of the workload the publisher worked under, or `NO_WORKLOAD`.
     parent: AtomicU64,
     /// The slot is claimed by a publisher.
     published: AtomicBool,
@@ -219,7 +219,7 @@ impl<G: Game> Slot<G> {
         Slot {
             head: CachePadded::new(SlotHead {
                 id: AtomicU64::new(id),
-                parent: AtomicU64::new(NONE),
+                parent: AtomicU64::new(NO_WORKLOAD),
                 published: AtomicBool::new(false),
                 open: AtomicBool::new(false),
                 ply: AtomicUsize::new(0),
@@ -268,7 +268,7 @@ pub(crate) struct Workloads<G: Game> {
     join_taken: bool,
     /// `2 × threads` slots, global.
     slots: Box<[Slot<G>]>,
-    /// Per thread: the id of the innermost workload it works under, or `NONE`.
+    /// Per thread: the id of the innermost workload it works under, or `NO_WORKLOAD`.
     /// Written and read only by its own thread (padded: read at every node).
     current: Box<[CachePadded<AtomicU64>]>,
     /// Source of unique ids.
@@ -294,7 +294,7 @@ impl<G: Game> Workloads<G> {
             join_taken,
             slots: (0..n).map(|s| Slot::new(s as u64)).collect(),
             current: (0..threads.max(1))
-                .map(|_| CachePadded::new(AtomicU64::new(NONE)))
+                .map(|_| CachePadded::new(AtomicU64::new(NO_WORKLOAD)))
                 .collect(),
             next_id: AtomicU64::new(1),
             done: AtomicBool::new(false),
@@ -316,7 +316,7 @@ impl<G: Game> Workloads<G> {
     #[inline]
     fn chain_broken(&self, thread: usize) -> bool {
         let mut id = self.current[thread].load(Relaxed);
-        while id != NONE {
+        while id != NO_WORKLOAD {
             let head = &self.slots[Self::slot_of(id)].head;
             if head.id.load(Relaxed) != id {
                 return true;
@@ -331,7 +331,7 @@ impl<G: Game> Workloads<G> {
     /// never loop.
     fn chain_contains(&self, mut id: u64, ancestor: u64) -> bool {
         for _ in 0..self.slots.len() {
-            if id == NONE {
+            if id == NO_WORKLOAD {
                 return false;
             }
             if id == ancestor {
@@ -434,7 +434,7 @@ impl<G: Game> Workloads<G> {
             }
             d.cursor = d.moves.len();
             head.open.store(false, Relaxed);
-            head.parent.store(NONE, Relaxed);
+            head.parent.store(NO_WORKLOAD, Relaxed);
             head.id.store(self.fresh_id(s), Relaxed);
             (d.best, d.best_move)
         };
@@ -799,14 +799,6 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         Some(&table),
         &|| table.finish(),
         on_iteration,
-        Box::new(|worker, ctx, report| {
-            deepen(
-                &mut Recursive { worker, ctx },
-                job,
-                DepthPlan::default(),
-                report,
-            )
-        }),
         |worker, ctx| table.helper_loop(worker, ctx),
     )
 }

@@ -1,0 +1,669 @@
+//! Dynamic Tree Splitting (Hyatt's DTS, from Cray Blitz) on an iterative search.
+//!
+//! # The iterative search
+//!
+//! [`Searcher`] is [`Worker::pvs`] / `search_moves` / [`Worker::search_root`]
+//! rewritten with an explicit stack: one [`Frame`] per ply in a per-thread
+//! [`Stack`] (capacity [`MAX_PLY`], reserved once per search), each holding the
+//! node's position, window, depth, node types, move list and ordering keys,
+//! next-move index, best score and move, table key and a [`Stage`] (enter /
+//! next move / awaiting the child's result / complete). It takes exactly the
+//! recursive search's steps in the same order (stop poll, node count,
+//! outcome, leaf solver, table probe and cutoff rule, `order_keys` +
+//! `pick_best`, the PVS null window and re-search rule, `update_pv`,
+//! `on_cutoff`, node types, table store); quiescence stays recursive. Single
+//! threaded it visits the same nodes and returns the same score and move,
+//! which [`testing::iterative_vs_recursive`] checks. The point of the explicit
+//! stack is that a node's state is *data*: any thread can take it over.
+//!
+//! # Splitting
+//!
+//! There is no owner. Idle threads look for work; busy threads publish their
+//! state; the idle thread chooses where to split; whoever finishes a split
+//! point last carries on with the search above it.
+//!
+//! - **Asking.** An idle thread sets the `PUBLISH` bit of every other
+//!   thread's `attention` word (the per-thread form of Hyatt's "help wanted").
+//!   A busy thread looks at that word (one relaxed load) at every interior
+//!   node it enters; while the bit is set it writes, at most once every
+//!   [`PUBLISH_INTERVAL`] nodes and under its `published` lock, one
+//!   [`Candidate`] per splittable frame of its stack: ply, frame serial
+//!   number and a merit (remaining depth first, then expected ALL/PV nodes,
+//!   then CUT nodes with several moves already searched). Splittable:
+//!   remaining depth ≥ [`DTS_MIN_SPLIT_DEPTH`], eldest brother searched, moves
+//!   left; or the frame is already a split point with moves left (the helper
+//!   then just joins). The bit is cleared only once a non-empty list is out,
+//!   and that publication wakes sleeping idle threads.
+//! - **Choosing.** The idle thread first joins the open split point with
+//!   the most depth left, if any (split points have no owner, so joining
+//!   one needs nobody's answer: `join` checks under the lock that it is not
+//!   closed, not cut off and has moves left). Otherwise it reads the
+//!   candidate lists (one lock at a time), takes the best candidate, removes
+//!   it from the list (so others choose another), puts a [`Request`]
+//!   (helper, ply, serial) in that thread's `mailbox` (one request at a
+//!   time), sets its `REQUEST` bit and wakes sleepers.
+//! - **Answering.** At its next interior node the busy thread takes the
+//!   request. If the frame at that ply still carries that serial (frames get a
+//!   new serial each time they are entered, unique over threads and time) and
+//!   is still splittable, it takes a free split point from the shared pool,
+//!   moves the node (remaining moves and keys, alpha, best, PV) *and a copy of
+//!   the frames between its enclosing split point and this node* into it,
+//!   counts itself and the helper as workers, and makes its own frame a
+//!   *proxy* for the split point. It answers with the split point's id, or
+//!   with `REFUSED`. A thread that is idle answers every request `REFUSED`.
+//!   The helper waits for its answer (spinning, then napping) and never
+//!   gives a request up unless the whole search is over, so a helper
+//!   counted in a split point always arrives there.
+//! - **Working.** A thread's stack runs from `base` to `top`; `frames[base]`
+//!   is either the root (thread 0, no split point) or the proxy for split
+//!   point `base_sp`. At the proxy the thread takes the next move under the
+//!   split point's lock (with the split point's current alpha), searches it
+//!   with the PVS null window and re-search, and reports the result under the
+//!   lock (best, alpha, best move, PV; a score ≥ beta sets `cutoff`).
+//! - **Leaving.** With no move left (or a cutoff) the thread decrements
+//!   `workers` under the lock. If others remain it goes idle. If it was the
+//!   last, the split point is closed and, if its result is final (cut off, or
+//!   every move searched and reported), the thread copies the ancestor frames
+//!   and the node into its own stack (plies are absolute, so they land at the
+//!   same indices), releases the split point and continues the search above it
+//!   exactly as the recursive search would: table store, value to the parent
+//!   frame, and so on. Reaching the proxy of an enclosing split point means
+//!   reporting there. Completing the root frame posts the iteration's result
+//!   to a shared slot, which thread 0 (helping meanwhile) picks up.
+//! - **Cutoffs.** At every interior node a thread walks its chain of split
+//!   points (`base_sp`, then `parent` links) looking at the `cutoff` flags.
+//!   If one is set it abandons its private frames and leaves its split point
+//!   without reporting (the split point is marked `aborted`, the nodes spent
+//!   are counted as `aborted_nodes`). The last thread out of a split point
+//!   whose result is not final (moves left, or a move abandoned) releases it
+//!   and leaves the enclosing split point the same way; the last thread out of
+//!   a cut-off split point continues upward with its (≥ beta) result.
+//! - **Stop.** On the global stop a thread drops its stack without touching
+//!   any split point and goes idle; thread 0 ends the search with the last
+//!   completed iteration and raises `done`; split points left half-done die
+//!   with the search's [`Dts`].
+//!
+//! # Who changes what, orderings, why no deadlock
+//!
+//! - A [`Stack`] is owned by its thread; frames move between threads only by
+//!   copy, through a split point, under its lock.
+//! - [`DtsSplitData`] (the node frame, the ancestor frames, PV, `workers`,
+//!   `aborted`, `closed`) is changed only under the split point's lock.
+//!   `cutoff` and `open` are written under the lock and read without it as
+//!   hints (relaxed): a thread that misses a fresh `cutoff` only searches a
+//!   little longer; every decision that matters (take a move, leave, last or
+//!   not, final or not) re-reads them under the lock. `parent` is written
+//!   before the split point is handed out (under the lock) and read by its
+//!   workers, who reached it through that lock; it cannot change while they
+//!   are counted in `workers`, since the split point is only released when
+//!   `workers` is zero, and enclosing split points cannot finish while a move
+//!   below them is in flight.
+//! - The pool of free split points is a `Mutex<Vec<usize>>`.
+//! - `attention` bits are hints; the request itself travels in the `mailbox`
+//!   mutex (put, then set the bit; clear the bit, then take: no request is
+//!   missed). The answer is an `AtomicUsize` written with `Release` after the
+//!   split point was filled and read with `Acquire`.
+//! - A thread never holds two locks at once: split point, free pool,
+//!   mailbox, candidate list, root slot and sleep locks are each taken and
+//!   released on their own.
+//! - No deadlock: nobody waits while holding a lock; the only waiting is an
+//!   idle thread waiting for an answer, and every thread answers requests at
+//!   every interior node (busy) or every loop turn (idle or waiting itself),
+//!   so waits cannot form a cycle. A split point's last worker never waits:
+//!   it either carries on or goes idle.
+//! - Sleep: idle threads spin a little, then sleep on a condition variable
+//!   with a 1 ms timeout (a missed wake-up costs at most that). Before
+//!   sleeping a thread announces itself in `sleepers` and re-checks for
+//!   candidates, open split points and requests addressed to it; publishing a
+//!   non-empty list, opening a split point, posting a request, posting the
+//!   root result and `finish` notify. No `yield_now`: on a loaded machine it
+//!   gives the core away for a whole time slice. A helper waiting for an
+//!   answer spins, then naps 50 µs at a time.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering::*};
+use std::sync::{Mutex, MutexGuard};
+
+use arrayvec::ArrayVec;
+
+use crate::driver::{DepthPlan, RootSearch, SearchJob, SearchResult, deepen, lead_with, lock};
+use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::node::NodeType;
+use crate::parallel::idle::{self, Backoff, IdleSleep};
+use crate::parallel::thresholds::{DTS_MIN_SPLIT_DEPTH, DTS_SPLITS_PER_THREAD};
+use crate::score::{INFINITY, Score};
+use crate::search::rules::{
+    ChildWindow, MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position,
+    pick_best,
+};
+use crate::search::{RootMove, SearchContext, Worker};
+use crate::stats::Stats;
+use crate::tt::NO_MOVE;
+
+mod node;
+mod share;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+/// "No split point".
+const NO_SPLIT_POINT: usize = usize::MAX;
+/// `attention` bit: an idle thread wants this thread's candidates.
+const PUBLISH: u32 = 1;
+/// `attention` bit: a request waits in this thread's mailbox.
+const REQUEST: u32 = 2;
+/// Answer slot: no answer yet.
+const PENDING: usize = usize::MAX;
+/// Answer slot: the request was refused.
+const REFUSED: usize = usize::MAX - 1;
+/// Least nodes between two publications of one thread's candidates, so that
+/// many idle threads cannot make a busy one publish at every node.
+const PUBLISH_INTERVAL: u64 = 32;
+/// Merit bonus for joining an existing split point (nothing to copy).
+const JOIN_BONUS: i64 = 4;
+
+/// Where a frame is in its node's life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Just pushed: window and depth set, nothing done.
+    Enter,
+    /// Take the next move (or complete when none is left).
+    NextMove,
+    /// A child is being searched (`index`, `mv` and `search` say which).
+    AwaitChild,
+    /// The null-move child is being searched; `tt_move` waits for the moves.
+    AwaitNull,
+    /// The moves are done: store and return `best`.
+    Complete,
+}
+
+/// One node of the explicit stack: what the recursive search keeps in its
+/// locals, as data.
+#[derive(Clone)]
+struct Frame<G: Game> {
+    pos: G,
+    alpha: Score,
+    beta: Score,
+    /// Alpha at entry, for the table bound.
+    orig_alpha: Score,
+    depth: i32,
+    ply: usize,
+    /// The node's type now (a CUT node turns ALL after its first move).
+    node_type: NodeType,
+    /// The node's type when entered.
+    entry_type: NodeType,
+    /// The root: completes by reporting, not by a table store.
+    root: bool,
+    /// Table key (the position's hash).
+    key: u64,
+    moves: MoveList<G::Move>,
+    keys: ArrayVec<i64, MAX_MOVES>,
+    /// Moves taken so far (the next one's index).
+    next: usize,
+    best: Score,
+    best_move: Option<G::Move>,
+    stage: Stage,
+    /// The move in flight: its index, itself, and where its searches stand
+    /// (reduced, re-searched, full window).
+    index: usize,
+    mv: Option<G::Move>,
+    search: MoveSearch,
+    /// The table's move, kept while the null move is searched.
+    tt_move: u16,
+    /// The worker's node count when the move in flight was taken.
+    nodes_at_move: u64,
+    /// Names this frame's current node for split requests.
+    serial: u64,
+}
+
+impl<G: Game> Frame<G> {
+    fn new(pos: G) -> Self {
+        Frame {
+            pos,
+            alpha: -INFINITY,
+            beta: INFINITY,
+            orig_alpha: -INFINITY,
+            depth: 0,
+            ply: 0,
+            node_type: NodeType::Pv,
+            entry_type: NodeType::Pv,
+            root: false,
+            key: 0,
+            moves: MoveList::new(),
+            keys: ArrayVec::new(),
+            next: 0,
+            best: -INFINITY,
+            best_move: None,
+            stage: Stage::Enter,
+            index: 0,
+            mv: None,
+            search: MoveSearch::new(0, 0),
+            tt_move: NO_MOVE,
+            nodes_at_move: 0,
+            serial: 0,
+        }
+    }
+
+    /// Records the move in flight, reduced by `reduction` plies, and the
+    /// window of its first search; waits for its child.
+    fn begin_move(&mut self, index: usize, mv: G::Move, reduction: i32, nodes: u64) -> ChildWindow {
+        self.index = index;
+        self.mv = Some(mv);
+        self.search = MoveSearch::new(index, reduction);
+        self.nodes_at_move = nodes;
+        self.stage = Stage::AwaitChild;
+        self.search
+            .first(self.alpha, self.beta, self.depth, self.node_type)
+    }
+}
+
+/// One thread's explicit stack. Frames are indexed by ply; `frames[base]` is
+/// the root frame (`base_sp == NO_SPLIT_POINT`) or the proxy for split point `base_sp`.
+pub(crate) struct Stack<G: Game> {
+    /// Grown on demand, never beyond the capacity reserved at creation.
+    frames: Vec<Frame<G>>,
+    base: usize,
+    base_sp: usize,
+    top: usize,
+    /// Last serial handed out; the thread index sits in the high bits so
+    /// serials are unique over all threads.
+    serial: u64,
+    /// Node count before which no new publication is made.
+    next_publish: u64,
+}
+
+impl<G: Game> Stack<G> {
+    fn new(thread: usize) -> Self {
+        Stack {
+            frames: Vec::with_capacity(MAX_PLY),
+            base: 0,
+            base_sp: NO_SPLIT_POINT,
+            top: 0,
+            serial: (thread as u64) << 48,
+            next_publish: 0,
+        }
+    }
+
+    /// Makes sure frames `0..len` exist.
+    fn ensure(&mut self, len: usize, pos: &G) {
+        while self.frames.len() < len {
+            self.frames.push(Frame::new(pos.clone()));
+        }
+    }
+
+    fn next_serial(&mut self) -> u64 {
+        self.serial += 1;
+        self.serial
+    }
+
+    /// Whether `ply` is the proxy of a split point.
+    fn is_proxy(&self, ply: usize) -> bool {
+        ply == self.base && self.base_sp != NO_SPLIT_POINT
+    }
+}
+
+/// A frame an idle thread may ask to split (or join).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    ply: usize,
+    serial: u64,
+    merit: i64,
+}
+
+/// A split request: `helper` wants to help at the frame `ply` named `serial`.
+#[derive(Clone, Copy, Debug)]
+struct Request {
+    helper: usize,
+    ply: usize,
+    serial: u64,
+}
+
+/// The shared part of a split point, under its lock.
+struct DtsSplitData<G: Game> {
+    /// The split node: its moves, keys, next, alpha, best and best move are
+    /// the shared move loop; the rest (position, beta, depth, key, original
+    /// alpha, types) is fixed.
+    node: Frame<G>,
+    /// Copies of the frames `anc_base..node.ply` of the thread that split:
+    /// `frames[anc_base]` is the proxy of `parent` (or the root frame).
+    ancestors: Vec<Frame<G>>,
+    anc_base: usize,
+    /// Best line from the node.
+    pv: ArrayVec<G::Move, MAX_PLY>,
+    /// Threads with a move in flight here, or about to take one.
+    workers: usize,
+    /// A move was given up without a result: not final unless cut off.
+    aborted: bool,
+    /// The last worker left: nobody may join.
+    closed: bool,
+}
+
+/// A split point of the shared pool (no owner).
+struct DtsSplitPoint<G: Game> {
+    data: Mutex<DtsSplitData<G>>,
+    /// A move reached beta. Written under the lock, read anywhere.
+    cutoff: AtomicBool,
+    /// Moves left to take and not closed: a hint for publishers.
+    open: AtomicBool,
+    /// The enclosing split point, or `NO_SPLIT_POINT`; fixed while anyone works here.
+    parent: AtomicUsize,
+    /// The node's remaining depth: idle threads join the deepest-remaining
+    /// (shallowest) open split point first. A hint, like `open`.
+    depth: AtomicI32,
+}
+
+impl<G: Game> DtsSplitPoint<G> {
+    fn new(pos: &G) -> Self {
+        DtsSplitPoint {
+            data: Mutex::new(DtsSplitData {
+                node: Frame::new(pos.clone()),
+                ancestors: Vec::new(),
+                anc_base: 0,
+                pv: ArrayVec::new(),
+                workers: 0,
+                aborted: false,
+                closed: true,
+            }),
+            cutoff: AtomicBool::new(false),
+            open: AtomicBool::new(false),
+            parent: AtomicUsize::new(NO_SPLIT_POINT),
+            depth: AtomicI32::new(0),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, DtsSplitData<G>> {
+        lock(&self.data)
+    }
+}
+
+/// What other threads may see of or send to one thread.
+struct ThreadSlot {
+    /// `PUBLISH` / `REQUEST` bits, read at every interior node.
+    attention: AtomicU32,
+    /// At most one pending request.
+    mailbox: Mutex<Option<Request>>,
+    /// The answer to this thread's own request: `PENDING`, `REFUSED` or a
+    /// split point id.
+    answer: AtomicUsize,
+    /// Searching (has a stack): worth asking for candidates.
+    busy: AtomicBool,
+    /// The last published candidates.
+    published: Mutex<ArrayVec<Candidate, MAX_PLY>>,
+    /// `published` is not empty (a hint, read without the lock).
+    offering: AtomicBool,
+}
+
+/// An iteration's result, from whichever thread completed the root.
+struct RootResult<M> {
+    best: Score,
+    best_move: Option<M>,
+    pv: ArrayVec<M, MAX_PLY>,
+}
+
+/// The shared state of one DTS search.
+pub(crate) struct Dts<G: Game> {
+    split_points: Box<[DtsSplitPoint<G>]>,
+    /// Ids of the split points not in use.
+    free: Mutex<Vec<usize>>,
+    threads: Box<[ThreadSlot]>,
+    root_result: Mutex<Option<RootResult<G::Move>>>,
+    /// `root_result` holds this root search's result.
+    root_done: AtomicBool,
+    /// The search is over: everyone leaves.
+    done: AtomicBool,
+    /// Where idle threads sleep.
+    sleep: IdleSleep,
+}
+
+impl<G: Game> Dts<G> {
+    fn new(threads: usize, root: &G) -> Self {
+        let count = threads * DTS_SPLITS_PER_THREAD;
+        Dts {
+            split_points: (0..count).map(|_| DtsSplitPoint::new(root)).collect(),
+            free: Mutex::new((0..count).rev().collect()),
+            threads: (0..threads)
+                .map(|_| ThreadSlot {
+                    attention: AtomicU32::new(0),
+                    mailbox: Mutex::new(None),
+                    answer: AtomicUsize::new(PENDING),
+                    busy: AtomicBool::new(false),
+                    published: Mutex::new(ArrayVec::new()),
+                    offering: AtomicBool::new(false),
+                })
+                .collect(),
+            root_result: Mutex::new(None),
+            root_done: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+            sleep: IdleSleep::default(),
+        }
+    }
+
+    /// Whether split point `id` or any enclosing one is cut off.
+    #[inline]
+    fn cut_above(&self, mut id: usize) -> bool {
+        while id != NO_SPLIT_POINT {
+            let sp = &self.split_points[id];
+            if sp.cutoff.load(Relaxed) {
+                return true;
+            }
+            id = sp.parent.load(Relaxed);
+        }
+        false
+    }
+
+    fn alloc(&self) -> Option<usize> {
+        lock(&self.free).pop()
+    }
+
+    fn release(&self, id: usize) {
+        lock(&self.free).push(id);
+    }
+
+    /// Counts one more worker in at split point `id`, if it still has moves.
+    fn join(&self, id: usize) -> bool {
+        let sp = &self.split_points[id];
+        let mut d = sp.lock();
+        if d.closed || sp.cutoff.load(Relaxed) || d.node.next >= d.node.moves.len() {
+            return false;
+        }
+        d.workers += 1;
+        true
+    }
+
+    /// The open split point with the most depth left, if any (a hint:
+    /// [`Dts::join`] decides under the lock).
+    fn find_open(&self) -> Option<usize> {
+        let mut found: Option<(usize, i32)> = None;
+        for (id, sp) in self.split_points.iter().enumerate() {
+            if sp.open.load(Relaxed) && !sp.cutoff.load(Relaxed) {
+                let depth = sp.depth.load(Relaxed);
+                if found.is_none_or(|(_, d)| depth > d) && !self.cut_above(sp.parent.load(Relaxed))
+                {
+                    found = Some((id, depth));
+                }
+            }
+        }
+        found.map(|(id, _)| id)
+    }
+
+    /// An idle thread's answer to any request sent to it: refused. (The
+    /// `PUBLISH` bit stays: the thread publishes when it is busy again.)
+    fn refuse_requests(&self, me: usize) {
+        let slot = &self.threads[me];
+        if slot.attention.load(Relaxed) & REQUEST != 0 {
+            slot.attention.fetch_and(!REQUEST, Acquire);
+            if let Some(req) = lock(&slot.mailbox).take() {
+                self.threads[req.helper].answer.store(REFUSED, Release);
+            }
+        }
+    }
+
+    /// The best published candidate of another busy thread with an empty
+    /// mailbox, removed from its list.
+    fn choose(&self, me: usize) -> Option<(usize, Candidate)> {
+        let mut best: Option<(usize, Candidate)> = None;
+        for (t, slot) in self.threads.iter().enumerate() {
+            if t == me
+                || !slot.busy.load(Relaxed)
+                || !slot.offering.load(Relaxed)
+                || slot.attention.load(Relaxed) & REQUEST != 0
+            {
+                continue;
+            }
+            for c in lock(&slot.published).iter() {
+                if best.is_none_or(|(_, b)| c.merit > b.merit) {
+                    best = Some((t, *c));
+                }
+            }
+        }
+        let (t, c) = best?;
+        {
+            let mut list = lock(&self.threads[t].published);
+            list.retain(|x| x.serial != c.serial);
+            self.threads[t].offering.store(!list.is_empty(), Relaxed);
+        }
+        Some((t, c))
+    }
+
+    /// Puts a request in `target`'s mailbox; false if one is already there.
+    fn post(&self, me: usize, target: usize, c: Candidate) -> bool {
+        let slot = &self.threads[target];
+        {
+            let mut mailbox = lock(&slot.mailbox);
+            if mailbox.is_some() {
+                return false;
+            }
+            self.threads[me].answer.store(PENDING, Relaxed);
+            *mailbox = Some(Request {
+                helper: me,
+                ply: c.ply,
+                serial: c.serial,
+            });
+        }
+        slot.attention.fetch_or(REQUEST, Release);
+        // The target may be idle and asleep: it must answer.
+        self.wake_sleepers();
+        true
+    }
+
+    /// Asks every other thread to publish its candidates (a thread not busy
+    /// yet does so at its first interior node).
+    fn ask_for_candidates(&self, me: usize) {
+        for (t, slot) in self.threads.iter().enumerate() {
+            if t != me && slot.attention.load(Relaxed) & PUBLISH == 0 {
+                slot.attention.fetch_or(PUBLISH, Relaxed);
+            }
+        }
+    }
+
+    /// Marks thread `me` busy or idle; an idle thread has no candidates.
+    fn set_busy(&self, me: usize, busy: bool) {
+        let slot = &self.threads[me];
+        slot.busy.store(busy, Relaxed);
+        if !busy {
+            lock(&slot.published).clear();
+            slot.offering.store(false, Relaxed);
+        }
+    }
+
+    fn post_root(&self, best: Score, best_move: Option<G::Move>, pv: &[G::Move]) {
+        *lock(&self.root_result) = Some(RootResult {
+            best,
+            best_move,
+            pv: pv.iter().copied().collect(),
+        });
+        self.root_done.store(true, Release);
+        self.wake_sleepers();
+    }
+
+    /// Whether some busy thread other than `me` has published a candidate.
+    fn has_candidates(&self, me: usize) -> bool {
+        self.threads
+            .iter()
+            .enumerate()
+            .any(|(t, slot)| t != me && slot.busy.load(Relaxed) && slot.offering.load(SeqCst))
+    }
+
+    fn wake_sleepers(&self) {
+        self.sleep.wake();
+    }
+
+    /// Ends the search: idle threads leave.
+    fn finish(&self) {
+        self.done.store(true, SeqCst);
+        self.sleep.wake_always();
+    }
+}
+
+/// Why [`Searcher::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// The root frame completed; its result is in `frames[0]` and `pv[0]`.
+    RootDone,
+    /// The stack is empty: this thread left a split point and was not last,
+    /// or abandoned its work after a cutoff.
+    Idle,
+    /// The global stop: the stack is void.
+    Stopped,
+}
+
+/// What a step of the machine asks of the main loop.
+enum Flow {
+    Continue,
+    /// The top frame's node is done with this score (its side's view).
+    Return(Score),
+    Exit(Exit),
+}
+
+/// One thread running the iterative search over its stack.
+struct Searcher<'s, 'c, G: Game, E: Evaluator<G>> {
+    worker: &'s mut Worker<G>,
+    ctx: &'s SearchContext<'c, G, E>,
+    stack: &'s mut Stack<G>,
+    /// `None`: the plain single-threaded iterative search.
+    dts: Option<&'s Dts<G>>,
+}
+
+/// How much an idle thread wants to help at a frame: remaining depth first
+/// (shallow plies carry big subtrees), then expected ALL and PV nodes, then
+/// CUT nodes that have already searched several moves without a cutoff.
+fn merit(depth: i32, entry_type: NodeType, searched: usize) -> i64 {
+    let kind = match entry_type {
+        NodeType::All => 6,
+        NodeType::Pv => 5,
+        NodeType::Cut => 2 * searched.min(3) as i64,
+    };
+    depth as i64 * 16 + kind
+}
+
+/// DTS on the threads of `job`: thread 0 deepens, the others start idle.
+pub(crate) fn search<G: Game, E: Evaluator<G>>(
+    job: &SearchJob<G, E>,
+    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    let dts = Dts::new(job.workers.len(), job.root);
+    lead_with(
+        job,
+        None,
+        &|| dts.finish(),
+        on_iteration,
+        Box::new(|worker, ctx, report| {
+            let mut stack = Stack::new(ctx.thread);
+            let mut searcher = Searcher {
+                worker,
+                ctx,
+                stack: &mut stack,
+                dts: Some(&dts),
+            };
+            deepen(&mut searcher, job, DepthPlan::default(), report)
+        }),
+        |worker, ctx| {
+            let mut stack = Stack::new(ctx.thread);
+            let mut searcher = Searcher {
+                worker,
+                ctx,
+                stack: &mut stack,
+                dts: Some(&dts),
+            };
+            searcher.idle(&dts, false);
+        },
+    )
+}

@@ -1,0 +1,377 @@
+//! The node machine: [`Searcher`](super::Searcher) takes the recursive
+//! search's steps (`Worker::pvs`, `search_moves`) one at a time over its
+//! explicit stack, calling the same node rules (`search::rules`), so that a
+//! node's state is data any thread can take over.
+
+use std::sync::atomic::Ordering::*;
+
+use super::*;
+impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
+    /// Runs the machine until the stack empties, the root completes, or the
+    /// search stops.
+    pub(super) fn run(&mut self) -> Exit {
+        loop {
+            let flow = match self.stack.frames[self.stack.top].stage {
+                Stage::Enter => self.enter(),
+                Stage::NextMove => self.next_move(),
+                Stage::Complete => self.complete(),
+                Stage::AwaitChild | Stage::AwaitNull => {
+                    unreachable!("the top frame never awaits a child")
+                }
+            };
+            match flow {
+                Flow::Continue => {}
+                Flow::Exit(exit) => return exit,
+                // A node returns to its parent, which may return in turn (a
+                // null move's fail high).
+                Flow::Return(mut score) => loop {
+                    debug_assert!(
+                        self.stack.top > self.stack.base,
+                        "only the root and proxies sit at the base"
+                    );
+                    self.stack.top -= 1;
+                    match self.child_returned(-score) {
+                        Flow::Continue => break,
+                        Flow::Exit(exit) => return exit,
+                        Flow::Return(s) => score = s,
+                    }
+                },
+            }
+        }
+    }
+
+    /// `Worker::pvs` up to its move loop.
+    pub(super) fn enter(&mut self) -> Flow {
+        let ctx = self.ctx;
+        let ply = self.stack.top;
+        let in_check;
+        {
+            let f = &mut self.stack.frames[ply];
+            // Step 1. The check extension, then the horizon: quiescence
+            // takes over (it counts its own node).
+            in_check = ctx.eval.in_check(&f.pos);
+            f.depth += extension(ctx, in_check);
+            if at_horizon(f.depth, ply) {
+                return Flow::Return(self.worker.quiescence(ctx, &f.pos, f.alpha, f.beta, ply));
+            }
+        }
+        self.worker.set_pv_line(ply, &[]);
+        if self.worker.poll_stop(ctx) {
+            return Flow::Exit(Exit::Stopped);
+        }
+        if let Some(dts) = self.dts {
+            if dts.cut_above(self.stack.base_sp) {
+                return self.abandon(dts);
+            }
+            if dts.threads[ctx.thread].attention.load(Relaxed) != 0 {
+                self.serve(dts);
+            }
+        }
+        let serial = self.stack.next_serial();
+        let f = &mut self.stack.frames[ply];
+        f.serial = serial;
+
+        // Steps 2 and 3. Finished games, the leaf solver, the table.
+        let probe = match self
+            .worker
+            .visit(ctx, &f.pos, f.alpha, f.beta, f.depth, ply)
+        {
+            Ok(probe) => probe,
+            Err(score) => return Flow::Return(score),
+        };
+        let tt_move = probe.tt_move;
+        f.key = probe.key;
+
+        // Step 4. Null move: when passing still holds beta, so does the node.
+        if f.beta - f.alpha <= 1
+            && let Some(null) = null_move_position(ctx, &f.pos, f.beta, f.depth, in_check)
+        {
+            // No move in flight, none left: not splittable meanwhile.
+            f.moves.clear();
+            f.next = 0;
+            f.index = 0;
+            f.tt_move = tt_move;
+            f.stage = Stage::AwaitNull;
+            let w = ChildWindow {
+                alpha: -f.beta,
+                beta: -f.beta + 1,
+                depth: null_move_depth(f.depth),
+                node_type: f.node_type.child(0),
+            };
+            self.push(null, w);
+            return Flow::Continue;
+        }
+        self.begin_moves(ply, tt_move)
+    }
+
+    /// `Worker::pvs` from move generation to its move loop.
+    pub(super) fn begin_moves(&mut self, ply: usize, tt_move: u16) -> Flow {
+        let ctx = self.ctx;
+        let worker = &mut *self.worker;
+        let f = &mut self.stack.frames[ply];
+
+        // Step 5. Generate and order the moves.
+        f.moves.clear();
+        f.pos.generate_moves(&mut f.moves);
+        if f.moves.is_empty() {
+            debug_assert!(false, "position with no outcome and no moves");
+            return Flow::Return(ctx.eval.evaluate(&f.pos));
+        }
+        worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, &mut f.keys);
+
+        // Step 6. The move loop starts.
+        f.orig_alpha = f.alpha;
+        f.entry_type = f.node_type;
+        f.next = 0;
+        f.best = -INFINITY;
+        f.best_move = None;
+        f.stage = Stage::NextMove;
+        Flow::Continue
+    }
+
+    /// Pushes the child frame `pos`, to be searched as `w` says, one ply
+    /// above the top.
+    pub(super) fn push(&mut self, pos: G, w: ChildWindow) {
+        let ChildWindow {
+            alpha,
+            beta,
+            depth,
+            node_type,
+        } = w;
+        let ply = self.stack.top + 1;
+        if self.stack.frames.len() <= ply {
+            self.stack.frames.push(Frame::new(pos));
+        } else {
+            self.stack.frames[ply].pos = pos;
+        }
+        let c = &mut self.stack.frames[ply];
+        c.alpha = alpha;
+        c.beta = beta;
+        c.depth = depth;
+        c.ply = ply;
+        c.node_type = node_type;
+        c.root = false;
+        c.stage = Stage::Enter;
+        self.stack.top = ply;
+    }
+
+    /// `search_moves`' loop head: the next move best key first, or done.
+    pub(super) fn next_move(&mut self) -> Flow {
+        let ply = self.stack.top;
+        if self.stack.is_proxy(ply) {
+            return self.next_shared_move();
+        }
+        let nodes = self.worker.stats.nodes;
+        let f = &mut self.stack.frames[ply];
+        let i = f.next;
+        if i >= f.moves.len() {
+            f.stage = Stage::Complete;
+            return Flow::Continue;
+        }
+        pick_best(&mut f.moves, &mut f.keys, i);
+        let mv = f.moves[i];
+        f.next = i + 1;
+        let child = f.pos.play(mv);
+        let r = self
+            .worker
+            .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type);
+        let w = f.begin_move(i, mv, r, nodes);
+        self.push(child, w);
+        Flow::Continue
+    }
+
+    /// A child's score (from the top frame's view): the PVS re-search rule,
+    /// then `search_moves`' bookkeeping (or a report to the split point).
+    pub(super) fn child_returned(&mut self, score: Score) -> Flow {
+        if self.worker.stopped() {
+            return Flow::Exit(Exit::Stopped);
+        }
+        let ply = self.stack.top;
+        let proxy = self.stack.is_proxy(ply);
+        let f = &mut self.stack.frames[ply];
+        if f.stage == Stage::AwaitNull {
+            let tt_move = f.tt_move;
+            return match self.worker.null_move_result(score, f.beta) {
+                Some(score) => Flow::Return(score),
+                None => self.begin_moves(ply, tt_move),
+            };
+        }
+        let i = f.index;
+        if let Some(w) = f.search.next(score, f.alpha, f.beta, f.depth, f.node_type) {
+            // A re-search of the same child position.
+            let c = &mut self.stack.frames[ply + 1];
+            c.alpha = w.alpha;
+            c.beta = w.beta;
+            c.depth = w.depth;
+            c.node_type = w.node_type;
+            c.stage = Stage::Enter;
+            self.stack.top = ply + 1;
+            return Flow::Continue;
+        }
+        if proxy {
+            return self.report(score);
+        }
+        let mv = f.mv.expect("a frame awaiting a child has a move in flight");
+        let mut node = MoveLoop {
+            alpha: f.alpha,
+            beta: f.beta,
+            best: f.best,
+            best_move: f.best_move,
+        };
+        let cut = self.worker.fold(&mut node, mv, i, score, f.depth, ply);
+        (f.alpha, f.best, f.best_move) = (node.alpha, node.best, node.best_move);
+        if cut {
+            f.stage = Stage::Complete;
+            return Flow::Continue;
+        }
+        if i == 0 {
+            f.node_type = f.node_type.after_first_move();
+        }
+        f.stage = Stage::NextMove;
+        Flow::Continue
+    }
+
+    /// `Worker::pvs` after its move loop: the table store and the return.
+    pub(super) fn complete(&mut self) -> Flow {
+        let f = &self.stack.frames[self.stack.top];
+        if f.root {
+            return Flow::Exit(Exit::RootDone);
+        }
+        self.worker.store(
+            self.ctx,
+            f.key,
+            f.best,
+            f.best_move,
+            f.orig_alpha,
+            f.beta,
+            f.depth,
+            f.ply,
+        );
+        Flow::Return(f.best)
+    }
+
+    /// Sets up the root frame as `Worker::search_root` does.
+    pub(super) fn start_root(
+        &mut self,
+        root: &G,
+        root_moves: &[RootMove<G::Move>],
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) {
+        self.worker.set_pv_line(0, &[]);
+        self.worker.stats.nodes += 1;
+        let serial = self.stack.next_serial();
+        self.stack.ensure(1, root);
+        let f = &mut self.stack.frames[0];
+        f.pos = root.clone();
+        f.alpha = alpha;
+        f.beta = beta;
+        f.orig_alpha = alpha;
+        f.depth = depth;
+        f.ply = 0;
+        f.node_type = NodeType::Pv;
+        f.entry_type = NodeType::Pv;
+        f.root = true;
+        f.moves.clear();
+        f.moves.extend(root_moves.iter().map(|r| r.mv));
+        // Keys that keep the given order.
+        f.keys.clear();
+        f.keys.extend((0..root_moves.len()).map(|i| -(i as i64)));
+        f.next = 0;
+        f.best = -INFINITY;
+        f.best_move = None;
+        f.stage = Stage::NextMove;
+        f.serial = serial;
+        self.stack.base = 0;
+        self.stack.base_sp = NO_SPLIT_POINT;
+        self.stack.top = 0;
+    }
+
+    /// `Worker::search_root` on the explicit stack (and, with DTS, on all
+    /// threads). Returns the score and whether the search was stopped (the
+    /// result is then void, except as `search_root` keeps it).
+    pub(super) fn search_root_on_stack(
+        &mut self,
+        root: &G,
+        root_moves: &mut [RootMove<G::Move>],
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> (Score, bool) {
+        if let Some(dts) = self.dts {
+            *lock(&dts.root_result) = None;
+            dts.root_done.store(false, Relaxed);
+        }
+        self.start_root(root, root_moves, alpha, beta, depth);
+        let exit = self.run_busy();
+        let (best, best_move, stopped) = match exit {
+            Exit::RootDone => (
+                self.stack.frames[0].best,
+                self.stack.frames[0].best_move,
+                false,
+            ),
+            Exit::Stopped if self.stack.base == 0 && self.stack.base_sp == NO_SPLIT_POINT => {
+                // Still ours: keep what the recursive search would keep.
+                (
+                    self.stack.frames[0].best,
+                    self.stack.frames[0].best_move,
+                    true,
+                )
+            }
+            Exit::Stopped => (-INFINITY, None, true),
+            Exit::Idle => {
+                let dts = self.dts.expect("only split points make a thread idle");
+                self.idle(dts, true);
+                let posted = lock(&dts.root_result).take();
+                match posted {
+                    Some(r) if dts.root_done.load(Acquire) => {
+                        self.worker.set_pv_line(0, &r.pv);
+                        (r.best, r.best_move, false)
+                    }
+                    _ => (-INFINITY, None, true),
+                }
+            }
+        };
+        if let Some(i) = best_move.and_then(|mv| root_moves.iter().position(|r| r.mv == mv)) {
+            root_moves[..=i].rotate_right(1);
+            root_moves[0].score = best;
+        } else if !stopped {
+            root_moves[0].score = best;
+        }
+        (best, stopped)
+    }
+
+    /// [`Self::run`], published as busy for the time.
+    pub(super) fn run_busy(&mut self) -> Exit {
+        let Some(dts) = self.dts else {
+            return self.run();
+        };
+        dts.set_busy(self.ctx.thread, true);
+        let exit = self.run();
+        dts.set_busy(self.ctx.thread, false);
+        exit
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
+    fn search_root(
+        &mut self,
+        root: &G,
+        root_moves: &mut [RootMove<G::Move>],
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Option<Score> {
+        let (score, stopped) = self.search_root_on_stack(root, root_moves, alpha, beta, depth);
+        (!stopped).then_some(score)
+    }
+
+    fn pv(&self) -> &[G::Move] {
+        self.worker.pv()
+    }
+
+    fn stats(&self) -> Stats {
+        self.worker.stats
+    }
+}

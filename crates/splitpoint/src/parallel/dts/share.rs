@@ -1,0 +1,376 @@
+//! Sharing: a proxy frame's moves from its split point, reports, leaving
+//! and taking over split points, answering requests, publishing
+//! candidates, and the idle loop.
+
+use std::sync::atomic::Ordering::*;
+use std::time::{Duration, Instant};
+
+use super::*;
+impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
+    /// The proxy's move loop head: the split point's next move, or leave.
+    pub(super) fn next_shared_move(&mut self) -> Flow {
+        let dts = self.dts.expect("proxies exist only under DTS");
+        let sp = &dts.split_points[self.stack.base_sp];
+        let taken = {
+            let mut d = sp.lock();
+            let node = &mut d.node;
+            if sp.cutoff.load(Relaxed)
+                || node.next >= node.moves.len()
+                || dts.cut_above(sp.parent.load(Relaxed))
+            {
+                None
+            } else {
+                let i = node.next;
+                pick_best(&mut node.moves, &mut node.keys, i);
+                node.next += 1;
+                if node.next == node.moves.len() {
+                    sp.open.store(false, Relaxed);
+                }
+                Some((i, node.moves[i], node.alpha, node.node_type))
+            }
+        };
+        let Some((i, mv, alpha, node_type)) = taken else {
+            return self.leave(dts, true);
+        };
+        let nodes = self.worker.stats.nodes;
+        let f = &mut self.stack.frames[self.stack.top];
+        f.alpha = alpha;
+        f.node_type = node_type;
+        let child = f.pos.play(mv);
+        let r = self
+            .worker
+            .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, node_type);
+        let w = f.begin_move(i, mv, r, nodes);
+        self.push(child, w);
+        Flow::Continue
+    }
+
+    /// Reports the proxy's finished move to its split point.
+    pub(super) fn report(&mut self, score: Score) -> Flow {
+        let dts = self.dts.expect("proxies exist only under DTS");
+        let ply = self.stack.top;
+        let f = &self.stack.frames[ply];
+        let (i, depth) = (f.index, f.depth);
+        let mv = f.mv.expect("a proxy reports the move it searched");
+        let sp = &dts.split_points[self.stack.base_sp];
+        let cut = {
+            let mut d = sp.lock();
+            let mut cut = false;
+            if score > d.node.best {
+                d.node.best = score;
+                if score > d.node.alpha {
+                    d.node.alpha = score;
+                    d.node.best_move = Some(mv);
+                    d.pv.clear();
+                    d.pv.push(mv);
+                    d.pv.extend(
+                        self.worker
+                            .pv_line(ply + 1)
+                            .iter()
+                            .take(MAX_PLY - 1)
+                            .copied(),
+                    );
+                    if score >= d.node.beta {
+                        sp.cutoff.store(true, Relaxed);
+                        sp.open.store(false, Relaxed);
+                        cut = true;
+                    }
+                }
+            }
+            if i == 0 {
+                d.node.node_type = d.node.node_type.after_first_move();
+            }
+            cut
+        };
+        if cut {
+            self.worker.on_cutoff(mv, i, depth, ply);
+        }
+        self.stack.frames[ply].stage = Stage::NextMove;
+        Flow::Continue
+    }
+
+    /// Leaves the base split point, the move in flight reported or not.
+    /// The last worker out takes the node over if its result is final,
+    /// else leaves the enclosing split point in turn.
+    pub(super) fn leave(&mut self, dts: &Dts<G>, mut reported: bool) -> Flow {
+        loop {
+            let id = self.stack.base_sp;
+            let sp = &dts.split_points[id];
+            let mut d = sp.lock();
+            d.workers -= 1;
+            d.aborted |= !reported;
+            if d.workers > 0 {
+                return Flow::Exit(Exit::Idle);
+            }
+            d.closed = true;
+            sp.open.store(false, Relaxed);
+            let parent = sp.parent.load(Relaxed);
+            let complete =
+                sp.cutoff.load(Relaxed) || (d.node.next >= d.node.moves.len() && !d.aborted);
+            if complete {
+                let p = d.node.ply;
+                let anc_base = d.anc_base;
+                self.stack.ensure(p + 1, &d.node.pos);
+                self.stack.frames[anc_base..p].clone_from_slice(&d.ancestors);
+                self.stack.frames[p].clone_from(&d.node);
+                self.stack.frames[p].stage = Stage::Complete;
+                self.worker.set_pv_line(p, &d.pv);
+                self.stack.base = anc_base;
+                self.stack.base_sp = parent;
+                self.stack.top = p;
+                drop(d);
+                dts.release(id);
+                return Flow::Continue;
+            }
+            drop(d);
+            dts.release(id);
+            if parent == NO_SPLIT_POINT {
+                debug_assert!(false, "an unfinished split point with no cutoff above it");
+                return Flow::Exit(Exit::Idle);
+            }
+            self.stack.base_sp = parent;
+            reported = false;
+        }
+    }
+
+    /// A cutoff above: drop the private frames and leave without reporting.
+    pub(super) fn abandon(&mut self, dts: &Dts<G>) -> Flow {
+        if !self.ctx.stop.load(Relaxed) {
+            let spent = self.worker.stats.nodes - self.stack.frames[self.stack.base].nodes_at_move;
+            self.worker.stats.aborted_nodes += spent;
+        }
+        self.leave(dts, false)
+    }
+
+    /// Answers a request and publishes candidates, as `attention` asks.
+    pub(super) fn serve(&mut self, dts: &Dts<G>) {
+        let slot = &dts.threads[self.ctx.thread];
+        let bits = slot.attention.load(Relaxed);
+        let mut publish = false;
+        if bits & REQUEST != 0 {
+            slot.attention.fetch_and(!REQUEST, Acquire);
+            let request = lock(&slot.mailbox).take();
+            if let Some(req) = request {
+                let answer = self.split_for(dts, req);
+                if answer == REFUSED {
+                    self.worker.stats.splits_refused += 1;
+                }
+                dts.threads[req.helper].answer.store(answer, Release);
+                // The stack changed or the list was stale: show a fresh one.
+                publish = true;
+            }
+        }
+        if bits & PUBLISH != 0 && self.worker.stats.nodes >= self.stack.next_publish {
+            publish = true;
+        }
+        // The bit stays set until there is something to offer: idle threads
+        // wait for candidates, not for a list.
+        if publish && self.publish(dts) {
+            slot.attention.fetch_and(!PUBLISH, Relaxed);
+        }
+        if publish {
+            self.stack.next_publish = self.worker.stats.nodes + PUBLISH_INTERVAL;
+        }
+    }
+
+    /// Splits (or joins) the frame a request names, if it is still that
+    /// node and still worth it: the split point id, or `REFUSED`.
+    pub(super) fn split_for(&mut self, dts: &Dts<G>, req: Request) -> usize {
+        let (base, base_sp, top, ply) =
+            (self.stack.base, self.stack.base_sp, self.stack.top, req.ply);
+        if ply < base || ply >= top || self.stack.frames[ply].serial != req.serial {
+            return REFUSED;
+        }
+        if self.stack.is_proxy(ply) {
+            return if dts.join(base_sp) { base_sp } else { REFUSED };
+        }
+        let f = &self.stack.frames[ply];
+        if f.depth < DTS_MIN_SPLIT_DEPTH || f.index == 0 || f.next >= f.moves.len() {
+            return REFUSED;
+        }
+        let Some(id) = dts.alloc() else {
+            return REFUSED;
+        };
+        let sp = &dts.split_points[id];
+        {
+            let mut d = sp.lock();
+            d.node.clone_from(f);
+            d.ancestors.clear();
+            d.ancestors.extend_from_slice(&self.stack.frames[base..ply]);
+            d.anc_base = base;
+            d.pv.clear();
+            d.pv.extend(self.worker.pv_line(ply).iter().copied());
+            // This thread (its move in flight) and the helper.
+            d.workers = 2;
+            d.aborted = false;
+            d.closed = false;
+            sp.parent.store(base_sp, Relaxed);
+            sp.depth.store(f.depth, Relaxed);
+            sp.cutoff.store(false, Relaxed);
+            sp.open.store(true, Relaxed);
+        }
+        self.stack.base = ply;
+        self.stack.base_sp = id;
+        self.worker.stats.splits += 1;
+        // Other idle threads may join it at once.
+        dts.wake_sleepers();
+        id
+    }
+
+    /// Writes this thread's candidates (splittable frames, and its split
+    /// point if it has moves left) for idle threads to choose from; true if
+    /// there is any.
+    pub(super) fn publish(&mut self, dts: &Dts<G>) -> bool {
+        let stack = &*self.stack;
+        let mut list = lock(&dts.threads[self.ctx.thread].published);
+        list.clear();
+        for ply in stack.base..stack.top {
+            let f = &stack.frames[ply];
+            let merit = if stack.is_proxy(ply) {
+                if !dts.split_points[stack.base_sp].open.load(Relaxed) {
+                    continue;
+                }
+                merit(f.depth, f.entry_type, 3) + JOIN_BONUS
+            } else if f.depth >= DTS_MIN_SPLIT_DEPTH && f.index >= 1 && f.next < f.moves.len() {
+                merit(f.depth, f.entry_type, f.index)
+            } else {
+                continue;
+            };
+            list.push(Candidate {
+                ply,
+                serial: f.serial,
+                merit,
+            });
+        }
+        let any = !list.is_empty();
+        dts.threads[self.ctx.thread].offering.store(any, SeqCst);
+        drop(list);
+        if any {
+            dts.wake_sleepers();
+        }
+        any
+    }
+
+    /// Works at split point `id` (this thread is already counted in).
+    pub(super) fn work(&mut self, dts: &Dts<G>, id: usize) {
+        let serial = self.stack.next_serial();
+        let ply = {
+            let d = dts.split_points[id].lock();
+            let p = d.node.ply;
+            self.stack.ensure(p + 1, &d.node.pos);
+            let f = &mut self.stack.frames[p];
+            f.pos = d.node.pos.clone();
+            f.alpha = d.node.alpha;
+            f.beta = d.node.beta;
+            f.depth = d.node.depth;
+            f.ply = p;
+            f.node_type = d.node.node_type;
+            f.entry_type = d.node.entry_type;
+            f.root = false;
+            f.stage = Stage::NextMove;
+            f.nodes_at_move = self.worker.stats.nodes;
+            f.serial = serial;
+            p
+        };
+        self.stack.base = ply;
+        self.stack.base_sp = id;
+        self.stack.top = ply;
+        if self.run_busy() == Exit::RootDone {
+            let f = &self.stack.frames[0];
+            dts.post_root(f.best, f.best_move, self.worker.pv_line(0));
+        }
+    }
+
+    /// The idle loop: find work, ask for it, do it. Helpers stay until the
+    /// search is done; thread 0 (`for_root`) until the root result is in or
+    /// the search stops.
+    pub(super) fn idle(&mut self, dts: &Dts<G>, for_root: bool) {
+        let me = self.ctx.thread;
+        let mut since = Instant::now();
+        let mut backoff = Backoff::new(idle::DTS_IDLE);
+        loop {
+            if dts.done.load(Acquire) {
+                break;
+            }
+            if for_root {
+                if dts.root_done.load(Acquire) || self.ctx.stop.load(Relaxed) {
+                    break;
+                }
+                // Thread 0 searches no nodes while it waits here: read the clock.
+                if self.ctx.deadline.is_some_and(|d| Instant::now() >= d) {
+                    self.ctx.stop.store(true, Relaxed);
+                    break;
+                }
+            }
+            dts.refuse_requests(me);
+            if !self.ctx.stop.load(Relaxed) {
+                // An open split point needs nobody's answer: join it.
+                if let Some(id) = dts.find_open()
+                    && dts.join(id)
+                {
+                    self.worker.stats.idle_micros += since.elapsed().as_micros() as u64;
+                    self.work(dts, id);
+                    since = Instant::now();
+                    backoff.reset();
+                    continue;
+                }
+                match dts.choose(me) {
+                    Some((target, c)) => {
+                        if dts.post(me, target, c) {
+                            match self.await_answer(dts) {
+                                Some(id) => {
+                                    self.worker.stats.idle_micros +=
+                                        since.elapsed().as_micros() as u64;
+                                    self.work(dts, id);
+                                    since = Instant::now();
+                                    backoff.reset();
+                                    continue;
+                                }
+                                None if dts.done.load(Acquire) => break,
+                                None => {}
+                            }
+                        }
+                    }
+                    None => dts.ask_for_candidates(me),
+                }
+            }
+            let root_done = &dts.root_done;
+            backoff.snooze(&dts.sleep, || {
+                dts.done.load(SeqCst)
+                    || dts.has_candidates(me)
+                    || dts.find_open().is_some()
+                    || dts.threads[me].attention.load(SeqCst) & REQUEST != 0
+                    || (for_root && root_done.load(Relaxed))
+            });
+        }
+        self.worker.stats.idle_micros += since.elapsed().as_micros() as u64;
+    }
+
+    /// Waits for the answer to this thread's request, refusing requests sent
+    /// to it meanwhile. `None`: refused, or the search is over.
+    pub(super) fn await_answer(&mut self, dts: &Dts<G>) -> Option<usize> {
+        let me = self.ctx.thread;
+        let mut turns = 0;
+        loop {
+            let answer = dts.threads[me].answer.load(Acquire);
+            if answer == REFUSED {
+                return None;
+            }
+            if answer != PENDING {
+                return Some(answer);
+            }
+            if dts.done.load(Acquire) {
+                return None;
+            }
+            dts.refuse_requests(me);
+            // The answer comes within a few nodes, unless the target is off
+            // its core: spin, then nap briefly.
+            turns += 1;
+            if turns < 1024 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::sleep(Duration::from_micros(50));
+            }
+        }
+    }
+}

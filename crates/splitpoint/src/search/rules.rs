@@ -1,0 +1,314 @@
+//! The rules of a node, written once.
+//!
+//! The recursive search (`Worker::pvs` and its move loop) and DTS's
+//! explicit-stack search take the same steps at every node; what a step
+//! decides lives here, and both call it, so a change to a search rule is
+//! made in one place: entering a node (the check extension, the horizon,
+//! finished games, the leaf solver, the table probe), the null move, the
+//! searches of one move (PVS null windows, reductions and their
+//! re-searches), folding a move's score into the node's result, and storing
+//! that result.
+
+use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::node::NodeType;
+use crate::score::{Score, WIN_BOUND, from_table, to_table};
+use crate::tt::{Bound, NO_MOVE, TtEntry};
+
+use super::{SearchContext, Worker};
+use arrayvec::ArrayVec;
+
+/// Null-move pruning needs this many plies left.
+const NULL_MOVE_MIN_DEPTH: i32 = 3;
+
+/// The check extension: a ply more for a node in check, outside exact mode.
+#[inline]
+pub(crate) fn extension<G: Game, E: Evaluator<G>>(
+    ctx: &SearchContext<G, E>,
+    in_check: bool,
+) -> i32 {
+    i32::from(in_check && !ctx.exact)
+}
+
+/// Whether a node `depth` plies from the horizon at `ply` is left to
+/// quiescence.
+#[inline]
+pub(crate) fn at_horizon(depth: i32, ply: usize) -> bool {
+    depth <= 0 || ply >= MAX_PLY - 1
+}
+
+/// What the table said of a node that it did not settle.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Probe {
+    /// The position's key (for the store at the end).
+    pub key: u64,
+    /// The stored move to try first, or [`NO_MOVE`].
+    pub tt_move: u16,
+}
+
+impl<G: Game> Worker<G> {
+    /// Steps 2 and 3 of a node: counts it, then `Err(score)` if the node is
+    /// settled at once — a finished game, the evaluator's exact leaf solver,
+    /// or (outside exact mode, at non-PV nodes) a table entry whose bound
+    /// decides it — else `Ok` with the table's move to try first.
+    #[inline]
+    pub(crate) fn visit<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Result<Probe, Score> {
+        self.stats.nodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u64);
+        if let Some(outcome) = pos.outcome() {
+            return Err(ctx.eval.terminal_score(pos, outcome, ply));
+        }
+        if let Some(score) =
+            ctx.eval
+                .solve_leaf(pos, alpha, beta, depth, ply, &mut self.stats.nodes)
+        {
+            return Err(score);
+        }
+        let key = pos.hash();
+        let pv_node = beta - alpha > 1;
+        self.stats.tt_probes += 1;
+        let mut tt_move = NO_MOVE;
+        if let Some(entry) = ctx.tt.probe(key) {
+            self.stats.tt_hits += 1;
+            tt_move = entry.move_key;
+            if !ctx.exact && !pv_node && entry.depth >= depth {
+                let score = from_table(entry.score, ply);
+                let settles = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if settles {
+                    self.stats.tt_cutoffs += 1;
+                    return Err(score);
+                }
+            }
+        }
+        Ok(Probe { key, tt_move })
+    }
+
+    /// Step 7 of a node: stores its result — `best` (fail-soft) against the
+    /// window `(original_alpha, beta)` it was searched with — as the bound
+    /// it is.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn store<E: Evaluator<G>>(
+        &self,
+        ctx: &SearchContext<G, E>,
+        key: u64,
+        best: Score,
+        best_move: Option<G::Move>,
+        original_alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        ctx.tt.store(
+            key,
+            TtEntry {
+                move_key: best_move.map_or(NO_MOVE, G::move_key),
+                score: to_table(best, ply),
+                depth,
+                bound,
+            },
+        );
+    }
+
+    /// Folds move `mv`'s (the `index`-th) completed `score` into the move
+    /// loop's result: a better score raises the fail-soft best, one above
+    /// alpha raises alpha, the best move and the PV, one reaching beta is a
+    /// cutoff (counted, and taught to killers and history). Returns whether
+    /// it was a cutoff.
+    #[inline]
+    pub(crate) fn fold(
+        &mut self,
+        node: &mut MoveLoop<G::Move>,
+        mv: G::Move,
+        index: usize,
+        score: Score,
+        depth: i32,
+        ply: usize,
+    ) -> bool {
+        if score <= node.best {
+            return false;
+        }
+        node.best = score;
+        if score <= node.alpha {
+            return false;
+        }
+        node.alpha = score;
+        node.best_move = Some(mv);
+        self.update_pv(ply, mv);
+        if score >= node.beta {
+            self.on_cutoff(mv, index, depth, ply);
+            return true;
+        }
+        false
+    }
+}
+
+/// A node's move loop so far: the window (alpha raised by exact scores),
+/// the fail-soft best and the move that raised alpha.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MoveLoop<M> {
+    pub alpha: Score,
+    pub beta: Score,
+    pub best: Score,
+    pub best_move: Option<M>,
+}
+
+/// One search of a child: its window (the child's view), depth and type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChildWindow {
+    pub alpha: Score,
+    pub beta: Score,
+    pub depth: i32,
+    pub node_type: NodeType,
+}
+
+/// The searches of one move, PVS with late-move reductions: the first move
+/// in the full window; a younger one in a null window at alpha, `reduction`
+/// plies shallower, then again at full depth if that beats alpha, then in
+/// the full window (as a PV node) if that lands inside `(alpha, beta)`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MoveSearch {
+    index: usize,
+    reduction: i32,
+    /// The full-window search is done (or under way): nothing follows it.
+    full_window: bool,
+}
+
+impl MoveSearch {
+    /// The searches of the `index`-th move, reduced by `reduction` plies.
+    #[inline]
+    pub(crate) fn new(index: usize, reduction: i32) -> Self {
+        MoveSearch {
+            index,
+            reduction,
+            full_window: index == 0,
+        }
+    }
+
+    /// The first search of the child, for a node searching `(alpha, beta)`
+    /// to `depth` as `node_type`.
+    #[inline]
+    pub(crate) fn first(
+        &self,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        node_type: NodeType,
+    ) -> ChildWindow {
+        let node_type = node_type.child(self.index);
+        if self.index == 0 {
+            ChildWindow {
+                alpha: -beta,
+                beta: -alpha,
+                depth: depth - 1,
+                node_type,
+            }
+        } else {
+            ChildWindow {
+                alpha: -alpha - 1,
+                beta: -alpha,
+                depth: depth - 1 - self.reduction,
+                node_type,
+            }
+        }
+    }
+
+    /// After a completed search scored `score` (the parent's view): the next
+    /// search, or `None` when `score` is the move's.
+    #[inline]
+    pub(crate) fn next(
+        &mut self,
+        score: Score,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        node_type: NodeType,
+    ) -> Option<ChildWindow> {
+        if self.full_window || score <= alpha {
+            return None;
+        }
+        if self.reduction > 0 {
+            // The reduced search beat alpha: again at full depth.
+            self.reduction = 0;
+            return Some(ChildWindow {
+                alpha: -alpha - 1,
+                beta: -alpha,
+                depth: depth - 1,
+                node_type: node_type.child(self.index),
+            });
+        }
+        if score < beta {
+            // The null window failed high inside the window: the full one.
+            self.full_window = true;
+            return Some(ChildWindow {
+                alpha: -beta,
+                beta: -alpha,
+                depth: depth - 1,
+                node_type: NodeType::Pv,
+            });
+        }
+        None
+    }
+}
+
+/// The depth a null-move search runs at: a reduction of 2 plies (3 from
+/// depth 7), below the ply the pass itself takes.
+#[inline]
+pub(crate) fn null_move_depth(depth: i32) -> i32 {
+    depth - 1 - if depth >= 7 { 3 } else { 2 }
+}
+
+/// The position after a pass, when a non-PV node may try a null move:
+/// outside exact mode, not in check, deep enough, beta no mate score, the
+/// static score at least beta and the evaluator allowing a pass.
+#[inline]
+pub(crate) fn null_move_position<G: Game, E: Evaluator<G>>(
+    ctx: &SearchContext<G, E>,
+    pos: &G,
+    beta: Score,
+    depth: i32,
+    in_check: bool,
+) -> Option<G> {
+    let eligible =
+        !ctx.exact && !in_check && depth >= NULL_MOVE_MIN_DEPTH && beta.abs() < WIN_BOUND;
+    if eligible && ctx.eval.evaluate(pos) >= beta {
+        ctx.eval.null_move(pos)
+    } else {
+        None
+    }
+}
+
+/// Selection step: brings the largest remaining key (and its move) to `i`.
+#[inline]
+pub(crate) fn pick_best<M: Copy>(
+    moves: &mut MoveList<M>,
+    keys: &mut ArrayVec<i64, MAX_MOVES>,
+    i: usize,
+) {
+    let mut best = i;
+    for j in i + 1..keys.len() {
+        if keys[j] > keys[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    keys.swap(i, best);
+}
