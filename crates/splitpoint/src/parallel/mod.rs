@@ -24,6 +24,7 @@ pub(crate) mod idle;
 pub(crate) mod lazy_smp;
 pub(crate) mod pv_split;
 pub(crate) mod root_split;
+pub(crate) mod shared_node;
 pub(crate) mod shared_tt;
 pub(crate) mod splitter;
 pub(crate) mod thresholds;

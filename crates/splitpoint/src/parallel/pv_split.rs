@@ -127,6 +127,7 @@ use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
 #[cfg(feature = "testing")]
 use crate::parallel::delay_transport::DelayTransport;
+use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::PV_SPLIT_MIN_DEPTH;
 use crate::parallel::transport::{
     ChannelTransport, FrameId, Order, Report, Transport, Work, WorkId,
@@ -172,15 +173,10 @@ struct SharedPvNode<G: Game> {
     pos: G,
     depth: i32,
     ply: usize,
-    beta: Score,
-    /// Raised by exact results; what new work is sent with.
-    alpha: Score,
-    /// The fail-soft best over completed results (and the moves before the split).
-    best: Score,
-    /// The move that raised alpha above the node's alpha at the split, if any.
-    best_move: Option<G::Move>,
-    /// Its line, the move first.
-    pv: Vec<G::Move>,
+    /// Alpha (what new work is sent with), the fail-soft best over completed
+    /// results and the moves before the split, the move that raised alpha
+    /// and its line.
+    result: SharedResult<G::Move>,
     moves: Vec<G::Move>,
     /// Indices of moves not yet handed out, next first.
     queue: VecDeque<usize>,
@@ -299,7 +295,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
         let f = &mut m.frames[level];
         debug_assert_eq!(r.mv, f.moves[work.index], "a report names its move");
         debug_assert!(
-            r.alpha <= f.alpha,
+            r.alpha <= f.result.alpha,
             "slaves adopt only alphas the master sent"
         );
         f.in_flight -= 1;
@@ -326,26 +322,19 @@ impl<'t, G: Game> PvSplit<'t, G> {
     ) {
         let f = &mut m.frames[level];
         let mv = f.moves[index];
-        if score <= f.alpha {
-            // A fail low, or exact but no better: only the fail-soft best moves.
-            f.best = f.best.max(score);
-            return;
-        }
-        // Above alpha (≥ the alpha searched with): exact below beta.
-        f.best = score;
-        f.best_move = Some(mv);
-        f.pv.clear();
-        f.pv.push(mv);
-        f.pv.extend(line.iter().copied());
         let frame = f.id;
-        if score >= f.beta {
-            f.cut = true;
-            m.cut_level = Some(m.cut_level.map_or(level, |l| l.min(level)));
-            self.cut.store(true, Relaxed);
-            self.stop_work_of(m, frame);
-            return;
+        // Above alpha (≥ the alpha searched with) is exact below beta.
+        match f.result.merge(mv, score, line) {
+            Merged::Nothing => return,
+            Merged::Cut => {
+                f.cut = true;
+                m.cut_level = Some(m.cut_level.map_or(level, |l| l.min(level)));
+                self.cut.store(true, Relaxed);
+                self.stop_work_of(m, frame);
+                return;
+            }
+            Merged::Raised => {}
         }
-        f.alpha = score;
         if ADOPT_BOUNDS {
             let working: Vec<usize> = (0..m.slaves.len())
                 .filter(|&s| m.slaves[s].is_some_and(|w| w.frame == frame))
@@ -388,8 +377,8 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 child: f.pos.play(mv),
                 depth: f.depth,
                 ply: f.ply,
-                alpha: f.alpha,
-                beta: f.beta,
+                alpha: f.result.alpha,
+                beta: f.result.beta,
             };
             f.in_flight += 1;
             m.slaves[s] = Some(InFlight {
@@ -449,11 +438,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 pos: node.pos.clone(),
                 depth: node.depth,
                 ply: node.ply,
-                beta: node.beta,
-                alpha: node.alpha,
-                best: node.best,
-                best_move: None,
-                pv: Vec::new(),
+                result: SharedResult::new(node.alpha, node.beta, node.best),
                 moves: order.iter().map(|&i| moves[i]).collect(),
                 queue: (0..moves.len()).collect(),
                 in_flight: 0,
@@ -482,20 +467,20 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 let f = self.close(&mut m, level);
                 drop(m);
                 worker.refresh_stopped(ctx);
-                worker.set_pv_line(node.ply, &f.pv);
-                return Some((f.best, f.best_move));
+                worker.set_pv_line(node.ply, &f.result.pv);
+                return Some((f.result.best, f.result.best_move));
             }
             let f = &mut m.frames[level];
             if f.queue.is_empty() && f.in_flight == 0 {
                 let f = self.close(&mut m, level);
                 drop(m);
-                if f.best_move.is_some() {
-                    worker.set_pv_line(node.ply, &f.pv);
+                if f.result.best_move.is_some() {
+                    worker.set_pv_line(node.ply, &f.result.pv);
                 }
-                return Some((f.best, f.best_move));
+                return Some((f.result.best, f.result.best_move));
             }
             if MASTER_WORKS && let Some(index) = f.queue.pop_front() {
-                let (mv, alpha, beta) = (f.moves[index], f.alpha, f.beta);
+                let (mv, alpha, beta) = (f.moves[index], f.result.alpha, f.result.beta);
                 let child = f.pos.play(mv);
                 drop(m);
                 let score = worker.search_child(

@@ -18,11 +18,12 @@ use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
 use crate::driver::{SearchJob, SearchResult, lead_and_help};
-use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_MOVES, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
+use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::YBW_SPLITS_PER_THREAD;
-use crate::score::{INFINITY, Score};
+use crate::score::Score;
 use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
@@ -50,7 +51,6 @@ pub struct SplitRules {
 struct SplitData<G: Game> {
     // Fixed once published.
     pos: Option<G>,
-    beta: Score,
     depth: i32,
     ply: usize,
     node_type: NodeType,
@@ -58,10 +58,7 @@ struct SplitData<G: Game> {
     moves: MoveList<G::Move>,
     keys: ArrayVec<i64, MAX_MOVES>,
     next: usize,
-    alpha: Score,
-    best: Score,
-    best_move: Option<G::Move>,
-    pv: ArrayVec<G::Move, MAX_PLY>,
+    result: SharedResult<G::Move>,
 }
 
 /// One split point. Grouped by who may change what:
@@ -90,17 +87,13 @@ impl<G: Game> SplitPoint<G> {
         SplitPoint {
             data: Mutex::new(SplitData {
                 pos: None,
-                beta: 0,
                 depth: 0,
                 ply: 0,
                 node_type: NodeType::Pv,
                 moves: MoveList::new(),
                 keys: ArrayVec::new(),
                 next: 0,
-                alpha: 0,
-                best: -INFINITY,
-                best_move: None,
-                pv: ArrayVec::new(),
+                result: SharedResult::unused(),
             }),
             cutoff: AtomicBool::new(false),
             open: AtomicBool::new(false),
@@ -215,7 +208,6 @@ impl<G: Game> Splitter<G> {
         {
             let mut d = sp.lock();
             d.pos = Some(node.pos.clone());
-            d.beta = node.beta;
             d.depth = node.depth;
             d.ply = node.ply;
             d.node_type = node.node_type;
@@ -224,10 +216,7 @@ impl<G: Game> Splitter<G> {
             d.keys.clear();
             d.keys.extend(keys.iter().copied());
             d.next = 0;
-            d.alpha = node.alpha;
-            d.best = node.best;
-            d.best_move = None;
-            d.pv.clear();
+            d.result = SharedResult::new(node.alpha, node.beta, node.best);
             sp.cutoff.store(false, Relaxed);
             sp.parent.store(me.current.load(Relaxed), Relaxed);
             sp.ply.store(node.ply, Relaxed);
@@ -263,10 +252,11 @@ impl<G: Game> Splitter<G> {
         worker.refresh_stopped(ctx);
 
         let d = sp.lock();
-        if d.best_move.is_some() {
-            worker.set_pv_line(node.ply, &d.pv);
+        let r = &d.result;
+        if r.best_move.is_some() {
+            worker.set_pv_line(node.ply, &r.pv);
         }
-        Some((d.best, d.best_move))
+        Some((r.best, r.best_move))
     }
 
     /// Takes moves from split point `id` and searches them until none is left,
@@ -307,8 +297,8 @@ impl<G: Game> Splitter<G> {
                     child,
                     i + 1,
                     r,
-                    d.alpha,
-                    d.beta,
+                    d.result.alpha,
+                    d.result.beta,
                     d.depth,
                     d.ply,
                     d.node_type,
@@ -330,21 +320,10 @@ impl<G: Game> Splitter<G> {
                 return;
             }
             let mut d = sp.lock();
-            if score > d.best {
-                d.best = score;
-                if score > d.alpha {
-                    d.alpha = score;
-                    d.best_move = Some(mv);
-                    d.pv.clear();
-                    d.pv.push(mv);
-                    let tail = worker.pv_line(ply + 1);
-                    d.pv.extend(tail.iter().take(MAX_PLY - 1).copied());
-                    if score >= d.beta {
-                        sp.cutoff.store(true, Relaxed);
-                        sp.open.store(false, Relaxed);
-                        return;
-                    }
-                }
+            if d.result.merge(mv, score, worker.pv_line(ply + 1)) == Merged::Cut {
+                sp.cutoff.store(true, Relaxed);
+                sp.open.store(false, Relaxed);
+                return;
             }
         }
     }

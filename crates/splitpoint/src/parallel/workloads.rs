@@ -143,13 +143,14 @@ use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
 use crate::driver::{SearchJob, SearchResult, lead_and_help};
-use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_MOVES, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
+use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::{
     WORKLOADS_MIN_DEPTH, WORKLOADS_MIN_MOVES_LEFT, WORKLOADS_SLOTS_PER_THREAD,
 };
-use crate::score::{INFINITY, Score};
+use crate::score::Score;
 use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
@@ -175,7 +176,6 @@ enum MoveState {
 struct WorkloadData<G: Game> {
     // Fixed while published.
     pos: Option<G>,
-    beta: Score,
     depth: i32,
     ply: usize,
     node_type: NodeType,
@@ -186,10 +186,7 @@ struct WorkloadData<G: Game> {
     /// Every move before it is taken (moves from it on are in key order only
     /// once taken: `pick_best` sorts lazily, like the serial loop).
     cursor: usize,
-    alpha: Score,
-    best: Score,
-    best_move: Option<G::Move>,
-    pv: ArrayVec<G::Move, MAX_PLY>,
+    result: SharedResult<G::Move>,
 }
 
 /// The lock-free part of a slot, read by every chain walk and scan.
@@ -227,7 +224,6 @@ impl<G: Game> Slot<G> {
             }),
             data: CachePadded::new(Mutex::new(WorkloadData {
                 pos: None,
-                beta: 0,
                 depth: 0,
                 ply: 0,
                 node_type: NodeType::Pv,
@@ -235,10 +231,7 @@ impl<G: Game> Slot<G> {
                 keys: ArrayVec::new(),
                 state: ArrayVec::new(),
                 cursor: 0,
-                alpha: 0,
-                best: -INFINITY,
-                best_move: None,
-                pv: ArrayVec::new(),
+                result: SharedResult::unused(),
             })),
         }
     }
@@ -382,7 +375,6 @@ impl<G: Game> Workloads<G> {
                 Some(p) => p.clone_from(node.pos),
                 none => *none = Some(node.pos.clone()),
             }
-            d.beta = node.beta;
             d.depth = node.depth;
             d.ply = node.ply;
             d.node_type = node.node_type;
@@ -394,10 +386,7 @@ impl<G: Game> Workloads<G> {
             d.state
                 .extend(std::iter::repeat_n(MoveState::Unsearched, moves.len()));
             d.cursor = 0;
-            d.alpha = node.alpha;
-            d.best = node.best;
-            d.best_move = None;
-            d.pv.clear();
+            d.result = SharedResult::new(node.alpha, node.beta, node.best);
             head.parent.store(parent, Relaxed);
             head.ply.store(node.ply, Relaxed);
             head.subscribers.store(0, Relaxed);
@@ -429,14 +418,14 @@ impl<G: Game> Workloads<G> {
         let result = {
             let mut d = slot.lock();
             debug_assert_eq!(head.subscribers.load(Relaxed), 0);
-            if d.best_move.is_some() {
-                worker.set_pv_line(node.ply, &d.pv);
+            if d.result.best_move.is_some() {
+                worker.set_pv_line(node.ply, &d.result.pv);
             }
             d.cursor = d.moves.len();
             head.open.store(false, Relaxed);
             head.parent.store(NO_WORKLOAD, Relaxed);
             head.id.store(self.fresh_id(s), Relaxed);
-            (d.best, d.best_move)
+            (d.result.best, d.result.best_move)
         };
         head.published.store(false, Release);
         Some(result)
@@ -494,8 +483,8 @@ impl<G: Game> Workloads<G> {
             reduction,
             mv,
             child,
-            alpha: d.alpha,
-            beta: d.beta,
+            alpha: d.result.alpha,
+            beta: d.result.beta,
             depth: d.depth,
             ply: d.ply,
             node_type: d.node_type,
@@ -517,21 +506,10 @@ impl<G: Game> Workloads<G> {
         worker: &Worker<G>,
     ) {
         d.state[index] = MoveState::Searched;
-        if score > d.best {
-            d.best = score;
-            if score > d.alpha {
-                d.alpha = score;
-                d.best_move = Some(mv);
-                d.pv.clear();
-                d.pv.push(mv);
-                let tail = worker.pv_line(d.ply + 1);
-                d.pv.extend(tail.iter().take(MAX_PLY - 1).copied());
-                if score >= d.beta {
-                    Self::flag_all_searched(d);
-                    head.open.store(false, Relaxed);
-                    head.id.store(self.fresh_id(s), Relaxed);
-                }
-            }
+        if d.result.merge(mv, score, worker.pv_line(d.ply + 1)) == Merged::Cut {
+            Self::flag_all_searched(d);
+            head.open.store(false, Relaxed);
+            head.id.store(self.fresh_id(s), Relaxed);
         }
     }
 
