@@ -20,8 +20,7 @@ pub const MAX_MOVES: usize = 256;
 /// A fixed-capacity list of moves, filled by [`Game::generate_moves`].
 pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
 
-/// The deepest ply the search ever reaches below the root; also the longest PV.
-pub const MAX_PLY: usize = 128;
+pub use crate::score::MAX_PLY;
 
 /// How a finished game ended, from the view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

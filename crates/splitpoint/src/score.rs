@@ -5,6 +5,11 @@
 /// A score from the side to move's view.
 pub type Score = i32;
 
+/// The deepest ply the search ever reaches below the root; also the longest
+/// PV. Defined here, the lowest layer, because mate distances (the band of
+/// won and lost scores) are counted in plies.
+pub const MAX_PLY: usize = 128;
+
 /// Larger than any score; the initial window is `(-INFINITY, INFINITY)`.
 pub const INFINITY: Score = 32_000;
 
@@ -12,7 +17,7 @@ pub const INFINITY: Score = 32_000;
 pub const WIN: Score = 31_000;
 
 /// Scores at or beyond this magnitude are won or lost games.
-pub const WIN_BOUND: Score = WIN - crate::game::MAX_PLY as Score;
+pub const WIN_BOUND: Score = WIN - MAX_PLY as Score;
 
 /// Whether `score` is a won or lost game rather than an evaluation.
 #[inline]
