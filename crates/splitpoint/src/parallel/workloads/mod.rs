@@ -137,7 +137,6 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
@@ -153,6 +152,9 @@ use crate::parallel::thresholds::{
 use crate::score::Score;
 use crate::search::hook::{NodeHook, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
+
+mod publish;
+mod subscribe;
 
 /// Low bits of an id holding the slot index.
 const SLOT_BITS: u32 = 16;
@@ -297,17 +299,17 @@ impl<G: Game> Workloads<G> {
     }
 
     /// A fresh id for slot `s`, never seen before in this search.
-    fn fresh_id(&self, s: usize) -> u64 {
+    pub(super) fn fresh_id(&self, s: usize) -> u64 {
         (self.next_id.fetch_add(1, Relaxed) << SLOT_BITS) | s as u64
     }
 
-    fn slot_of(id: u64) -> usize {
+    pub(super) fn slot_of(id: u64) -> usize {
         (id & SLOT_MASK) as usize
     }
 
     /// Whether some workload on `thread`'s chain has changed its id.
     #[inline]
-    fn chain_broken(&self, thread: usize) -> bool {
+    pub(super) fn chain_broken(&self, thread: usize) -> bool {
         let mut id = self.current[thread].load(Relaxed);
         while id != NO_WORKLOAD {
             let head = &self.slots[Self::slot_of(id)].head;
@@ -322,7 +324,7 @@ impl<G: Game> Workloads<G> {
     /// Whether the chain starting at `id` passes through `ancestor`. Bounded
     /// by the table size, so a racy read (scans read without the mutex) can
     /// never loop.
-    fn chain_contains(&self, mut id: u64, ancestor: u64) -> bool {
+    pub(super) fn chain_contains(&self, mut id: u64, ancestor: u64) -> bool {
         for _ in 0..self.slots.len() {
             if id == NO_WORKLOAD {
                 return false;
@@ -336,7 +338,7 @@ impl<G: Game> Workloads<G> {
     }
 
     /// Claims a free slot.
-    fn claim(&self) -> Option<usize> {
+    pub(super) fn claim(&self) -> Option<usize> {
         self.slots.iter().position(|slot| {
             !slot.head.published.load(Relaxed)
                 && slot
@@ -345,398 +347,6 @@ impl<G: Game> Workloads<G> {
                     .compare_exchange(false, true, Acquire, Relaxed)
                     .is_ok()
         })
-    }
-
-    /// The node's young brothers become a workload (see the module doc);
-    /// `None` if the node does not qualify or no slot is free.
-    fn publish<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
-        if node.depth < WORKLOADS_MIN_DEPTH || moves.len() < WORKLOADS_MIN_MOVES_LEFT {
-            return None;
-        }
-        let Some(s) = self.claim() else {
-            worker.stats.splits_refused += 1;
-            return None;
-        };
-        let slot = &self.slots[s];
-        let head = &slot.head;
-        let me = &self.current[ctx.thread];
-        let parent = me.load(Relaxed);
-        let id = self.fresh_id(s);
-        {
-            let mut d = slot.lock();
-            match &mut d.pos {
-                Some(p) => p.clone_from(node.pos),
-                none => *none = Some(node.pos.clone()),
-            }
-            d.depth = node.depth;
-            d.ply = node.ply;
-            d.node_type = node.node_type;
-            d.moves.clear();
-            d.moves.extend(moves.iter().copied());
-            d.keys.clear();
-            d.keys.extend(keys.iter().copied());
-            d.state.clear();
-            d.state
-                .extend(std::iter::repeat_n(MoveState::Unsearched, moves.len()));
-            d.cursor = 0;
-            d.result = SharedResult::new(node.alpha, node.beta, node.best);
-            head.parent.store(parent, Relaxed);
-            head.ply.store(node.ply, Relaxed);
-            head.subscribers.store(0, Relaxed);
-            head.id.store(id, Relaxed);
-            head.open.store(true, Release);
-        }
-        me.store(id, Relaxed);
-        worker.stats.splits += 1;
-        self.wake_for_publication();
-
-        // Our own moves, taken like everyone's.
-        self.work(worker, ctx, s, id, false);
-        me.store(parent, Relaxed);
-        worker.refresh_stopped(ctx);
-        if worker.stopped() {
-            // Stopped from above (or globally): the workload is void; make
-            // everyone under it drop out and nobody attach.
-            let mut d = slot.lock();
-            if head.id.load(Relaxed) == id {
-                Self::flag_all_searched(&mut d);
-                head.open.store(false, Relaxed);
-                head.id.store(self.fresh_id(s), Relaxed);
-            }
-        }
-        self.wait_for_subscribers(worker, ctx, s, id);
-        worker.refresh_stopped(ctx);
-
-        // Take the result and unpublish.
-        let result = {
-            let mut d = slot.lock();
-            debug_assert_eq!(head.subscribers.load(Relaxed), 0);
-            if d.result.best_move.is_some() {
-                worker.set_pv_line(node.ply, &d.result.pv);
-            }
-            d.cursor = d.moves.len();
-            head.open.store(false, Relaxed);
-            head.parent.store(NO_WORKLOAD, Relaxed);
-            head.id.store(self.fresh_id(s), Relaxed);
-            (d.result.best, d.result.best_move)
-        };
-        head.published.store(false, Release);
-        Some(result)
-    }
-
-    /// Marks every unsearched move searched (a cutoff or a cancel).
-    fn flag_all_searched(d: &mut WorkloadData<G>) {
-        for st in d.state.iter_mut() {
-            if *st == MoveState::Unsearched {
-                *st = MoveState::Searched;
-            }
-        }
-        d.cursor = d.moves.len();
-    }
-
-    /// Takes the next unsearched move of the workload in slot `s`, if its id
-    /// is still `id`. Called under the mutex.
-    fn take<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        d: &mut WorkloadData<G>,
-        head: &SlotHead,
-        id: u64,
-    ) -> Option<Task<G>> {
-        if head.id.load(Relaxed) != id {
-            return None;
-        }
-        while d.cursor < d.moves.len() && d.state[d.cursor] != MoveState::Unsearched {
-            d.cursor += 1;
-        }
-        if d.cursor == d.moves.len() {
-            head.open.store(false, Relaxed);
-            return None;
-        }
-        let i = d.cursor;
-        {
-            // Every state from the cursor on is `Unsearched`: swapping moves
-            // and keys among them leaves the states right.
-            let WorkloadData { moves, keys, .. } = d;
-            pick_best(moves, keys, i);
-        }
-        d.state[i] = MoveState::InFlight;
-        d.cursor += 1;
-        if d.cursor == d.moves.len() {
-            head.open.store(false, Relaxed);
-        }
-        let mv = d.moves[i];
-        let pos = d.pos.as_ref().expect("a published workload has a position");
-        let child = pos.play(mv);
-        // Young brothers: index ≥ 1 gets the null window, like the serial loop.
-        let reduction = worker.reduction(ctx, pos, &child, mv, i + 1, d.depth, d.node_type);
-        Some(Task {
-            index: i + 1,
-            reduction,
-            mv,
-            child,
-            alpha: d.result.alpha,
-            beta: d.result.beta,
-            depth: d.depth,
-            ply: d.ply,
-            node_type: d.node_type,
-        })
-    }
-
-    /// Merges the score of move `index` (0-based in the workload) searched
-    /// by `worker`; a cutoff flags the rest searched and changes the id.
-    /// Called under the mutex, with the id checked unchanged.
-    #[allow(clippy::too_many_arguments)]
-    fn report(
-        &self,
-        d: &mut WorkloadData<G>,
-        head: &SlotHead,
-        s: usize,
-        index: usize,
-        mv: G::Move,
-        score: Score,
-        worker: &Worker<G>,
-    ) {
-        d.state[index] = MoveState::Searched;
-        if d.result.merge(mv, score, worker.pv_line(d.ply + 1)) == Merged::Cut {
-            Self::flag_all_searched(d);
-            head.open.store(false, Relaxed);
-            head.id.store(self.fresh_id(s), Relaxed);
-        }
-    }
-
-    /// Takes moves from the workload in slot `s` (id `id`) and searches them
-    /// until none is left, its id changes, or this thread is stopped. A
-    /// subscriber leaves the workload (under the mutex) on the way out.
-    fn work<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        s: usize,
-        id: u64,
-        subscriber: bool,
-    ) {
-        let slot = &self.slots[s];
-        let head = &slot.head;
-        // The last move searched, its score and its nodes, to report.
-        let mut done: Option<(usize, G::Move, Score, u64)> = None;
-        loop {
-            let task = {
-                let mut d = slot.lock();
-                if let Some((index, mv, score, nodes)) = done.take() {
-                    if head.id.load(Relaxed) == id {
-                        self.report(&mut d, head, s, index - 1, mv, score, worker);
-                    } else {
-                        // Cut or cancelled meanwhile: the result is not used.
-                        worker.stats.aborted_nodes += nodes;
-                    }
-                }
-                let task = self.take(worker, ctx, &mut d, head, id);
-                if task.is_none() && subscriber {
-                    self.leave(d, head);
-                    return;
-                }
-                task
-            };
-            let Some(task) = task else {
-                return;
-            };
-            let nodes_before = worker.stats.nodes;
-            let score = worker.search_child(
-                ctx,
-                &task.child,
-                task.index,
-                task.reduction,
-                task.alpha,
-                task.beta,
-                task.depth,
-                task.ply,
-                task.node_type,
-            );
-            let nodes = worker.stats.nodes - nodes_before;
-            if worker.stopped() {
-                if !ctx.stop.load(Relaxed) {
-                    worker.stats.aborted_nodes += nodes;
-                }
-                if subscriber {
-                    self.leave(slot.lock(), head);
-                }
-                return;
-            }
-            done = Some((task.index, task.mv, score, nodes));
-        }
-    }
-
-    /// A subscriber leaves (`d` is the slot's guard); the last one wakes a
-    /// waiting publisher.
-    fn leave(&self, d: MutexGuard<'_, WorkloadData<G>>, head: &SlotHead) {
-        let left = head.subscribers.fetch_sub(1, SeqCst) - 1;
-        drop(d);
-        if left == 0 {
-            self.publishers.wake();
-        }
-    }
-
-    /// Attaches to the workload in slot `s` as a subscriber and works there;
-    /// false if it could not attach (closed, taken, or — with `below` — not
-    /// below that workload).
-    fn attach_and_work<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        s: usize,
-        below: Option<u64>,
-    ) -> bool {
-        let slot = &self.slots[s];
-        let head = &slot.head;
-        let id = {
-            let _d = slot.lock();
-            if !head.open.load(Relaxed) {
-                return false;
-            }
-            let subscribers = head.subscribers.load(Relaxed);
-            if subscribers > 0 && !self.join_taken {
-                return false;
-            }
-            if let Some(ancestor) = below
-                && !self.chain_contains(head.parent.load(Relaxed), ancestor)
-            {
-                return false;
-            }
-            head.subscribers.store(subscribers + 1, Relaxed);
-            head.id.load(Relaxed)
-        };
-        let me = &self.current[ctx.thread];
-        let saved = me.swap(id, Relaxed);
-        worker.refresh_stopped(ctx);
-        let unwinding = LeaveOnUnwind(self, s);
-        self.work(worker, ctx, s, id, true);
-        std::mem::forget(unwinding);
-        me.store(saved, Relaxed);
-        worker.refresh_stopped(ctx);
-        true
-    }
-
-    /// The slot of the open workload to try: the shallowest free one that
-    /// `accept` allows, else (with `join_taken`) the shallowest taken one.
-    /// Reads without locks: a hint, re-checked on attaching.
-    fn find(&self, accept: impl Fn(&SlotHead) -> bool) -> Option<usize> {
-        let mut free: Option<(usize, usize)> = None;
-        let mut taken: Option<(usize, usize)> = None;
-        for (s, slot) in self.slots.iter().enumerate() {
-            let head = &slot.head;
-            if !head.open.load(Acquire) {
-                continue;
-            }
-            let ply = head.ply.load(Relaxed);
-            let best = if head.subscribers.load(Relaxed) == 0 {
-                &mut free
-            } else if self.join_taken {
-                &mut taken
-            } else {
-                continue;
-            };
-            if best.is_none_or(|(_, p)| ply < p) && accept(head) {
-                *best = Some((s, ply));
-            }
-        }
-        free.or(taken).map(|(s, _)| s)
-    }
-
-    /// The helpful publisher: works at an open workload below `id`, if any.
-    fn help_below<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        id: u64,
-    ) -> bool {
-        let below = |head: &SlotHead| self.chain_contains(head.parent.load(Relaxed), id);
-        match self.find(below) {
-            Some(s) => self.attach_and_work(worker, ctx, s, Some(id)),
-            None => false,
-        }
-    }
-
-    /// The publisher of the workload in slot `s` (published as `id`) waits
-    /// for its subscribers to leave, helping below meanwhile unless stopped.
-    fn wait_for_subscribers<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        s: usize,
-        id: u64,
-    ) {
-        let head = &self.slots[s].head;
-        if head.subscribers.load(Acquire) == 0 {
-            return;
-        }
-        let start = Instant::now();
-        let mut helping = Duration::ZERO;
-        let mut backoff = Backoff::new(idle::OWNER);
-        while head.subscribers.load(Acquire) > 0 {
-            // Helping is worth it only while the workload stands (a cut one's
-            // subscribers are dropping out).
-            let can_help = !worker.stopped() && head.id.load(Relaxed) == id;
-            if can_help {
-                let t = Instant::now();
-                if self.help_below(worker, ctx, id) {
-                    helping += t.elapsed();
-                    backoff.reset();
-                    continue;
-                }
-            }
-            backoff.snooze(&self.publishers, || {
-                head.subscribers.load(SeqCst) == 0
-                    || (can_help
-                        && self
-                            .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
-                            .is_some())
-            });
-        }
-        let waited = start.elapsed().saturating_sub(helping);
-        worker.stats.idle_micros += waited.as_micros() as u64;
-    }
-
-    /// Wakes whoever sleeps: a workload was just published.
-    fn wake_for_publication(&self) {
-        self.idle.wake();
-        self.publishers.wake();
-    }
-
-    /// An idle thread's life: scan the slots, attach to a workload and work
-    /// there, until the search is done; sleep when nothing is published.
-    pub(crate) fn helper_loop<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-    ) {
-        let mut idle_since = Instant::now();
-        let mut backoff = Backoff::new(idle::IDLE_HELPER);
-        while !self.done.load(Acquire) {
-            if let Some(s) = self.find(|_| true) {
-                worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
-                let worked = self.attach_and_work(worker, ctx, s, None);
-                idle_since = Instant::now();
-                // A workload gone before we attached is no progress: keep
-                // backing off, never spin on it (threads may outnumber cores).
-                if worked {
-                    backoff.reset();
-                    continue;
-                }
-            }
-            backoff.snooze(&self.idle, || {
-                self.done.load(SeqCst) || self.find(|_| true).is_some()
-            });
-        }
-        worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
     }
 
     /// Ends the search for the helpers: they leave their loops.

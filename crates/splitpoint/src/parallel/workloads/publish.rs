@@ -1,0 +1,164 @@
+//! The publisher's side: publishing a node's remaining moves, waiting for
+//! the last subscriber (helping below its own workload meanwhile), taking
+//! the result back (see the module doc of `workloads`).
+
+use std::sync::atomic::Ordering::*;
+use std::time::{Duration, Instant};
+
+use super::*;
+
+impl<G: Game> Workloads<G> {
+    /// The node's young brothers become a workload (see the module doc);
+    /// `None` if the node does not qualify or no slot is free.
+    pub(super) fn publish<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        node: SplitNode<'_, G>,
+        moves: &[G::Move],
+        keys: &[i64],
+    ) -> Option<(Score, Option<G::Move>)> {
+        if node.depth < WORKLOADS_MIN_DEPTH || moves.len() < WORKLOADS_MIN_MOVES_LEFT {
+            return None;
+        }
+        let Some(s) = self.claim() else {
+            worker.stats.splits_refused += 1;
+            return None;
+        };
+        let slot = &self.slots[s];
+        let head = &slot.head;
+        let me = &self.current[ctx.thread];
+        let parent = me.load(Relaxed);
+        let id = self.fresh_id(s);
+        {
+            let mut d = slot.lock();
+            match &mut d.pos {
+                Some(p) => p.clone_from(node.pos),
+                none => *none = Some(node.pos.clone()),
+            }
+            d.depth = node.depth;
+            d.ply = node.ply;
+            d.node_type = node.node_type;
+            d.moves.clear();
+            d.moves.extend(moves.iter().copied());
+            d.keys.clear();
+            d.keys.extend(keys.iter().copied());
+            d.state.clear();
+            d.state
+                .extend(std::iter::repeat_n(MoveState::Unsearched, moves.len()));
+            d.cursor = 0;
+            d.result = SharedResult::new(node.alpha, node.beta, node.best);
+            head.parent.store(parent, Relaxed);
+            head.ply.store(node.ply, Relaxed);
+            head.subscribers.store(0, Relaxed);
+            head.id.store(id, Relaxed);
+            head.open.store(true, Release);
+        }
+        me.store(id, Relaxed);
+        worker.stats.splits += 1;
+        self.wake_for_publication();
+
+        // Our own moves, taken like everyone's.
+        self.work(worker, ctx, s, id, false);
+        me.store(parent, Relaxed);
+        worker.refresh_stopped(ctx);
+        if worker.stopped() {
+            // Stopped from above (or globally): the workload is void; make
+            // everyone under it drop out and nobody attach.
+            let mut d = slot.lock();
+            if head.id.load(Relaxed) == id {
+                Self::flag_all_searched(&mut d);
+                head.open.store(false, Relaxed);
+                head.id.store(self.fresh_id(s), Relaxed);
+            }
+        }
+        self.wait_for_subscribers(worker, ctx, s, id);
+        worker.refresh_stopped(ctx);
+
+        // Take the result and unpublish.
+        let result = {
+            let mut d = slot.lock();
+            debug_assert_eq!(head.subscribers.load(Relaxed), 0);
+            if d.result.best_move.is_some() {
+                worker.set_pv_line(node.ply, &d.result.pv);
+            }
+            d.cursor = d.moves.len();
+            head.open.store(false, Relaxed);
+            head.parent.store(NO_WORKLOAD, Relaxed);
+            head.id.store(self.fresh_id(s), Relaxed);
+            (d.result.best, d.result.best_move)
+        };
+        head.published.store(false, Release);
+        Some(result)
+    }
+
+    /// Marks every unsearched move searched (a cutoff or a cancel).
+    pub(super) fn flag_all_searched(d: &mut WorkloadData<G>) {
+        for st in d.state.iter_mut() {
+            if *st == MoveState::Unsearched {
+                *st = MoveState::Searched;
+            }
+        }
+        d.cursor = d.moves.len();
+    }
+
+    /// The publisher of the workload in slot `s` (published as `id`) waits
+    /// for its subscribers to leave, helping below meanwhile unless stopped.
+    pub(super) fn wait_for_subscribers<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        s: usize,
+        id: u64,
+    ) {
+        let head = &self.slots[s].head;
+        if head.subscribers.load(Acquire) == 0 {
+            return;
+        }
+        let start = Instant::now();
+        let mut helping = Duration::ZERO;
+        let mut backoff = Backoff::new(idle::OWNER);
+        while head.subscribers.load(Acquire) > 0 {
+            // Helping is worth it only while the workload stands (a cut one's
+            // subscribers are dropping out).
+            let can_help = !worker.stopped() && head.id.load(Relaxed) == id;
+            if can_help {
+                let t = Instant::now();
+                if self.help_below(worker, ctx, id) {
+                    helping += t.elapsed();
+                    backoff.reset();
+                    continue;
+                }
+            }
+            backoff.snooze(&self.publishers, || {
+                head.subscribers.load(SeqCst) == 0
+                    || (can_help
+                        && self
+                            .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
+                            .is_some())
+            });
+        }
+        let waited = start.elapsed().saturating_sub(helping);
+        worker.stats.idle_micros += waited.as_micros() as u64;
+    }
+
+    /// The helpful publisher: works at an open workload below `id`, if any.
+    pub(super) fn help_below<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        id: u64,
+    ) -> bool {
+        let below = |head: &SlotHead| self.chain_contains(head.parent.load(Relaxed), id);
+        match self.find(below) {
+            Some(s) => self.attach_and_work(worker, ctx, s, Some(id)),
+            None => false,
+        }
+    }
+
+    /// Wakes whoever sleeps: a workload was just published.
+    pub(super) fn wake_for_publication(&self) {
+        self.idle.wake();
+        self.publishers.wake();
+    }
+}
