@@ -12,9 +12,11 @@ pub mod plot;
 pub mod report;
 pub mod runner;
 pub mod selfplay;
+pub mod signature;
 pub mod suite;
 
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
@@ -27,7 +29,7 @@ use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 use machine::Machine;
 use plot::DepthSeries;
 use report::Row;
-use runner::{Config, Job, Measurement};
+use runner::{Config, Job, LoadSample, Measurement};
 use suite::{GameName, Suite, SuiteKind};
 
 /// What to run.
@@ -53,9 +55,22 @@ pub struct BenchOptions {
     pub quiet: bool,
 }
 
-/// Everything a bench run produced.
+/// The version of `results.json`'s layout, raised when a field changes
+/// meaning or goes away. 2: one speedup (over serial), load averages, the
+/// run's command line, version, time and hash size.
+pub const SCHEMA: u32 = 2;
+
+/// Everything a bench run produced; `results.json` is this, serialized.
 #[derive(Debug, serde::Serialize)]
 pub struct BenchReport {
+    /// The layout of this report ([`SCHEMA`]).
+    pub schema: u32,
+    /// splitpoint's version.
+    pub version: &'static str,
+    /// When the run started: UTC, RFC 3339.
+    pub timestamp: String,
+    /// The command line that ran the bench.
+    pub command_line: Vec<String>,
     /// The machine and build.
     pub machine: Machine,
     /// The suite.
@@ -64,8 +79,16 @@ pub struct BenchReport {
     pub exact: bool,
     /// The table kind, `lockless` or `locked`.
     pub table: &'static str,
+    /// Transposition table per engine, MiB.
+    pub hash_mib: usize,
     /// Runs per configuration.
     pub runs: usize,
+    /// The 1-minute load average above which a configuration is marked
+    /// loaded (see [`report::load_limit`]).
+    pub load_limit: f64,
+    /// The 1-minute load average before and after each run of each
+    /// configuration.
+    pub loads: Vec<LoadSample>,
     /// The aggregated table rows.
     pub rows: Vec<Row>,
     /// Time against depth, per algorithm at the largest thread count.
@@ -112,6 +135,7 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
 /// # Errors
 /// A message if a position cannot be read or an output cannot be written.
 pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
+    let timestamp = machine::rfc3339(SystemTime::now());
     let suite = &options.suite;
     let configs = configs(options);
     let cores = machine::cores();
@@ -141,7 +165,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     };
 
     let exact = options.exact;
-    let (measurements, mut series) = match (suite.game, suite.kind) {
+    let (measurements, loads, mut series) = match (suite.game, suite.kind) {
         (GameName::Othello, SuiteKind::Solve) => measure(
             &job,
             OthelloExact,
@@ -190,15 +214,33 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     };
     progress.finish_and_clear();
 
-    let rows = report::rows(&configs, &measurements, options.runs, cores);
+    let load_limit = report::load_limit(cores, max_threads);
+    let rows = report::rows(
+        &configs,
+        &measurements,
+        &loads,
+        options.runs,
+        cores,
+        load_limit,
+    );
     complete_series(suite, &measurements, &rows, max_threads, &mut series);
     let markdown = report::markdown(options, cores, &rows, &measurements);
     let report = BenchReport {
+        schema: SCHEMA,
+        version: env!("CARGO_PKG_VERSION"),
+        timestamp,
+        // Lossy: a non-UTF-8 argument must not stop the report.
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         machine: Machine::detect(),
         suite: suite.clone(),
         exact,
         table: options.table.name(),
+        hash_mib: options.hash_mib,
         runs: options.runs,
+        load_limit,
+        loads,
         rows,
         time_by_depth: series,
         measurements,
@@ -226,6 +268,10 @@ fn depth_sweep(suite: &Suite) -> Vec<i32> {
     }
 }
 
+/// What one game's runs give: every search, the load samples, and the
+/// time-against-depth series.
+type Measured = (Vec<Measurement>, Vec<LoadSample>, Vec<DepthSeries>);
+
 /// Runs the suite and the depth sweep for one game and evaluator.
 fn measure<G: Game, E: Evaluator<G> + Clone>(
     job: &Job,
@@ -233,8 +279,8 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
     limits: impl Fn(&G, Option<i32>) -> Limits + Copy,
     sweep: &[i32],
     sweep_algorithms: &[Algorithm],
-) -> Result<(Vec<Measurement>, Vec<DepthSeries>), String> {
-    let measurements = runner::run_suite(job, eval.clone(), limits)?;
+) -> Result<Measured, String> {
+    let (measurements, loads) = runner::run_suite(job, eval.clone(), limits)?;
     let max_threads = job.configs.iter().map(|c| c.threads).max().unwrap_or(1);
     let mut series = Vec::new();
     if !sweep.is_empty() {
@@ -247,12 +293,13 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
             let config = Config { algorithm, threads };
             let points = runner::time_by_depth(job, config, sweep, eval.clone(), limits)?;
             series.push(DepthSeries {
+                algorithm: algorithm.name().to_string(),
                 label: format!("{algorithm} × {threads}"),
                 points,
             });
         }
     }
-    Ok((measurements, series))
+    Ok((measurements, loads, series))
 }
 
 /// Adds the main runs' points to the time-against-depth series: the suite
@@ -308,6 +355,7 @@ fn complete_series(
             .map(|(x, t, n)| (x, t / n as f64))
             .collect();
         series.push(DepthSeries {
+            algorithm: r.algorithm.clone(),
             label: format!("{} × {}", r.algorithm, r.threads),
             points,
         });
@@ -332,8 +380,8 @@ fn write_outputs(dir: &std::path::Path, report: &BenchReport, cores: usize) -> R
     let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
     let path = dir.join("results.json");
     std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let title = format!("{}: speedup", report.suite.name);
-    plot::speedup(dir, &title, &report.rows, cores)?;
+    plot::speedup(dir, &report.suite.name, &report.rows, cores)?;
+    plot::overhead(dir, &report.suite.name, &report.rows, cores)?;
     let x_desc = if report.suite.kind == SuiteKind::Solve {
         "Empty squares (solve depth)"
     } else {

@@ -1,19 +1,27 @@
-//! The figures: speedup against CPUs, and time against depth.
+//! The figures: speedup over serial and search overhead against threads,
+//! and time against depth.
 //!
-//! Text is drawn with a font shipped in the crate (DejaVu Sans, under its own
-//! free licence in `assets/`), so the plots render the same on a fresh machine
-//! with no system fonts.
+//! Every algorithm keeps one colour and one marker in every figure, so that
+//! eleven lines stay apart (and apart in grey print). The legend sits beside
+//! the chart, where it covers no line. Text is drawn with a font shipped in
+//! the crate (DejaVu Sans, under its own free licence in `assets/`), so the
+//! plots render the same on a fresh machine with no system fonts.
 
 use std::path::Path;
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
+use plotters_backend::{BackendCoord, DrawingErrorKind};
+use splitpoint::Algorithm;
 
 use crate::report::Row;
 
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
-const SIZE: (u32, u32) = (900, 600);
+const SIZE: (u32, u32) = (1000, 600);
+/// The chart's width; the legend takes the rest.
+const CHART_WIDTH: u32 = 790;
 
 fn register_font() {
     static ONCE: Once = Once::new();
@@ -29,35 +37,132 @@ fn err(e: impl std::fmt::Display) -> String {
     format!("plot: {e}")
 }
 
-/// Writes `speedup.svg` and `speedup.png` into `dir`.
-///
-/// # Errors
-/// A message if a file cannot be written.
-pub fn speedup(dir: &Path, title: &str, rows: &[Row], cores: usize) -> PlotResult {
-    register_font();
-    let (svg_path, png_path) = (dir.join("speedup.svg"), dir.join("speedup.png"));
-    let svg = SVGBackend::new(&svg_path, SIZE).into_drawing_area();
-    draw_speedup(&svg, title, rows, cores)?;
-    let png = BitMapBackend::new(&png_path, SIZE).into_drawing_area();
-    draw_speedup(&png, title, rows, cores)
+/// A marker's outline.
+#[derive(Clone, Copy)]
+enum Shape {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+    Down,
 }
 
-fn palette(i: usize) -> RGBColor {
-    const COLORS: [RGBColor; 10] = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-        RGBColor(188, 189, 34),
-        RGBColor(23, 190, 207),
+/// How one algorithm is drawn.
+#[derive(Clone, Copy)]
+struct Look {
+    color: RGBColor,
+    shape: Shape,
+    filled: bool,
+}
+
+/// Tableau's ten colours, and black for serial, the reference.
+const COLORS: [RGBColor; 11] = [
+    RGBColor(0, 0, 0),
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The algorithm's look, by its place in [`Algorithm::ALL`]: a colour of
+/// its own, and five shapes filled then hollow.
+fn look(algorithm: &str) -> Look {
+    const SHAPES: [Shape; 5] = [
+        Shape::Circle,
+        Shape::Square,
+        Shape::Triangle,
+        Shape::Diamond,
+        Shape::Down,
     ];
-    COLORS[i % COLORS.len()]
+    let i = Algorithm::ALL
+        .iter()
+        .position(|a| a.name() == algorithm)
+        .unwrap_or(0);
+    let k = i.saturating_sub(1); // serial's circle is its own
+    Look {
+        color: COLORS[i % COLORS.len()],
+        shape: if i == 0 {
+            Shape::Circle
+        } else {
+            SHAPES[k % SHAPES.len()]
+        },
+        filled: i == 0 || k < SHAPES.len(),
+    }
 }
 
+/// The marker's corners around (0, 0), in pixels.
+fn outline(shape: Shape) -> Vec<(i32, i32)> {
+    match shape {
+        Shape::Circle => (0..12)
+            .map(|k| {
+                let a = f64::from(k) * std::f64::consts::PI / 6.0;
+                (
+                    (5.0 * a.cos()).round() as i32,
+                    (5.0 * a.sin()).round() as i32,
+                )
+            })
+            .collect(),
+        Shape::Square => vec![(-4, -4), (4, -4), (4, 4), (-4, 4)],
+        Shape::Triangle => vec![(0, -6), (6, 4), (-6, 4)],
+        Shape::Down => vec![(0, 6), (6, -4), (-6, -4)],
+        Shape::Diamond => vec![(0, -6), (6, 0), (0, 6), (-6, 0)],
+    }
+}
+
+/// An algorithm's marker at a point: its shape filled with its colour, or
+/// white inside its colour. An element of its own (not a composition) so
+/// that it borrows nothing from the backend.
+struct Marker<C> {
+    at: C,
+    look: Look,
+}
+
+fn marker<C>(at: C, look: Look) -> Marker<C> {
+    Marker { at, look }
+}
+
+impl<'a, C> PointCollection<'a, C> for &'a Marker<C> {
+    type Point = &'a C;
+    type IntoIter = std::iter::Once<&'a C>;
+
+    fn point_iter(self) -> Self::IntoIter {
+        std::iter::once(&self.at)
+    }
+}
+
+impl<C, DB: DrawingBackend> Drawable<DB> for Marker<C> {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        mut points: I,
+        backend: &mut DB,
+        _: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        let Some((x, y)) = points.next() else {
+            return Ok(());
+        };
+        let corners: Vec<BackendCoord> = outline(self.look.shape)
+            .into_iter()
+            .map(|(dx, dy)| (x + dx, y + dy))
+            .collect();
+        let fill = if self.look.filled {
+            self.look.color.filled()
+        } else {
+            WHITE.filled()
+        };
+        backend.fill_polygon(corners.clone(), &fill)?;
+        let mut edge = corners.clone();
+        edge.push(corners[0]);
+        backend.draw_path(edge, &self.look.color.stroke_width(2))
+    }
+}
+
+/// The algorithms in `rows`, in their first order.
 fn algorithms(rows: &[Row]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for r in rows {
@@ -68,43 +173,131 @@ fn algorithms(rows: &[Row]) -> Vec<String> {
     names
 }
 
-fn draw_speedup<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    title: &str,
+/// What a figure against threads shows of each row.
+struct Measure {
+    /// File name without extension.
+    file: &'static str,
+    /// Title after the suite's name.
+    what: &'static str,
+    y_desc: &'static str,
+    /// The value.
+    value: fn(&Row) -> f64,
+    /// Its min–max range over the runs, if it has one.
+    range: fn(&Row) -> Option<(f64, f64)>,
+    /// Draw the ideal speedup (y = threads).
+    ideal: bool,
+}
+
+/// Writes `speedup.svg` and `speedup.png` into `dir`: speedup over serial
+/// (serial's time / time; the median, bars from the slowest to the fastest
+/// run) against threads.
+///
+/// # Errors
+/// A message if a file cannot be written.
+pub fn speedup(dir: &Path, suite: &str, rows: &[Row], cores: usize) -> PlotResult {
+    let measure = Measure {
+        file: "speedup",
+        what: "speedup over serial",
+        y_desc: "Speedup over serial (serial's time / time)",
+        value: |r| r.speedup,
+        range: |r| Some((r.speedup_min, r.speedup_max)),
+        ideal: true,
+    };
+    by_threads(dir, suite, rows, cores, &measure)
+}
+
+/// Writes `overhead.svg` and `overhead.png` into `dir`: search overhead
+/// (nodes / serial's nodes, 1 = none) against threads.
+///
+/// # Errors
+/// A message if a file cannot be written.
+pub fn overhead(dir: &Path, suite: &str, rows: &[Row], cores: usize) -> PlotResult {
+    let measure = Measure {
+        file: "overhead",
+        what: "search overhead",
+        y_desc: "Search overhead (nodes / serial's nodes)",
+        value: |r| 1.0 + r.overhead,
+        range: |_| None,
+        ideal: false,
+    };
+    by_threads(dir, suite, rows, cores, &measure)
+}
+
+fn by_threads(
+    dir: &Path,
+    suite: &str,
     rows: &[Row],
     cores: usize,
+    measure: &Measure,
+) -> PlotResult {
+    register_font();
+    let svg_path = dir.join(format!("{}.svg", measure.file));
+    let png_path = dir.join(format!("{}.png", measure.file));
+    let svg = SVGBackend::new(&svg_path, SIZE).into_drawing_area();
+    draw_by_threads(&svg, suite, rows, cores, measure)?;
+    let png = BitMapBackend::new(&png_path, SIZE).into_drawing_area();
+    draw_by_threads(&png, suite, rows, cores, measure)
+}
+
+fn draw_by_threads<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    suite: &str,
+    rows: &[Row],
+    cores: usize,
+    measure: &Measure,
 ) -> PlotResult {
     area.fill(&WHITE).map_err(err)?;
-    let max_t = rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
-    let max_s = rows.iter().map(|r| r.speedup).fold(max_t, f64::max) * 1.05;
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 22))
+    let (chart_area, legend_area) = area.split_horizontally(CHART_WIDTH);
+    let names = algorithms(rows);
+    let max_t = rows.iter().map(|r| r.threads).max().unwrap_or(1);
+    let values: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| {
+            let v = (measure.value)(r);
+            (measure.range)(r).map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v)))
+        })
+        .collect();
+    let top = values.iter().map(|v| v.1).fold(1.0, f64::max);
+    let (y_lo, y_hi) = if measure.ideal {
+        (0.0, top.max(max_t as f64) * 1.08)
+    } else {
+        let bottom = values.iter().map(|v| v.0).fold(1.0, f64::min);
+        (bottom * 0.95, (top * 1.05).max(bottom + 0.1))
+    };
+    let mut chart = ChartBuilder::on(&chart_area)
+        .caption(format!("{suite}: {}", measure.what), ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(45)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0.5f64..max_t + 0.5, 0f64..max_s)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.5f64..max_t as f64 + 0.5, y_lo..y_hi)
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc("CPUs (threads)")
-        .y_desc("Speedup over 1 thread")
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .x_desc("Threads")
+        .y_desc(measure.y_desc)
+        // As many labels as threads (at most 16): plotters then puts them on
+        // whole numbers, as thread counts are.
+        .x_labels(max_t.min(16))
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .draw()
         .map_err(err)?;
-    chart
-        .draw_series(DashedLineSeries::new(
-            vec![(1.0, 1.0), (max_t, max_t)],
-            8,
-            6,
-            BLACK.stroke_width(1),
-        ))
-        .map_err(err)?
-        .label("ideal")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
-    if (cores as f64) < max_t {
+    if measure.ideal {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(1.0, 1.0), (max_t as f64, max_t as f64)],
+                8,
+                6,
+                BLACK.stroke_width(1),
+            ))
+            .map_err(err)?;
+    }
+    if cores < max_t {
         let x = cores as f64 + 0.5;
         chart
             .draw_series(DashedLineSeries::new(
-                vec![(x, 0.0), (x, max_s)],
+                vec![(x, y_lo), (x, y_hi)],
                 3,
                 5,
                 RED.mix(0.6).stroke_width(1),
@@ -113,47 +306,67 @@ fn draw_speedup<DB: DrawingBackend>(
         chart
             .draw_series(std::iter::once(Text::new(
                 format!("oversubscribed (> {cores} cores) →"),
-                (x + 0.05, max_s * 0.97),
+                (x + 0.05, y_lo + (y_hi - y_lo) * 0.97),
                 ("sans-serif", 14).into_font().color(&RED),
             )))
             .map_err(err)?;
     }
-    for (i, name) in algorithms(rows).iter().enumerate() {
-        let color = palette(i);
-        let points: Vec<(f64, f64)> = rows
+    // The parallel algorithms side by side at each thread count, so that
+    // their bars do not overlap; serial, the reference, stays on its tick.
+    let parallel = names.iter().filter(|n| *n != "serial").count();
+    let spread = 0.25 / parallel.max(1) as f64;
+    let mut k = 0;
+    // Serial last, so that the reference point is drawn over the others.
+    let (reference, others): (Vec<&String>, Vec<&String>) =
+        names.iter().partition(|n| *n == "serial");
+    for name in others.into_iter().chain(reference) {
+        let look = look(name);
+        let dodge = if name == "serial" {
+            0.0
+        } else {
+            k += 1;
+            (k as f64 - 1.0 - (parallel - 1) as f64 / 2.0) * spread
+        };
+        let mine: Vec<&Row> = rows.iter().filter(|r| &r.algorithm == name).collect();
+        let points: Vec<(f64, f64)> = mine
             .iter()
-            .filter(|r| &r.algorithm == name)
-            .map(|r| (r.threads as f64, r.speedup))
+            .map(|r| (r.threads as f64 + dodge, (measure.value)(r)))
             .collect();
+        if name == "serial" {
+            // Serial runs on one thread; its value is the reference, 1.
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(1.0, 1.0), (max_t as f64, 1.0)],
+                    look.color.stroke_width(1),
+                ))
+                .map_err(err)?;
+        } else {
+            chart
+                .draw_series(LineSeries::new(points.clone(), look.color.stroke_width(2)))
+                .map_err(err)?;
+        }
+        let bars = mine.iter().zip(&points).filter_map(|(r, &(x, v))| {
+            (measure.range)(r)
+                .filter(|(lo, hi)| hi > lo)
+                .map(|(lo, hi)| {
+                    ErrorBar::new_vertical(x, lo, v, hi, look.color.stroke_width(1), 10)
+                })
+        });
+        chart.draw_series(bars).map_err(err)?;
         chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            .map_err(err)?
-            .label(name.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-        chart
-            .draw_series(
-                points
-                    .into_iter()
-                    .map(|p| Circle::new(p, 4, color.filled())),
-            )
+            .draw_series(points.into_iter().map(|p| marker(p, look)))
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 15))
-        .draw()
-        .map_err(err)?;
+    let entries: Vec<(String, String)> = names.iter().map(|n| (n.clone(), n.clone())).collect();
+    legend(&legend_area, &entries, measure.ideal)?;
     area.present().map_err(err)
 }
 
 /// One line of the time-against-depth figure.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct DepthSeries {
+    /// The algorithm, whose look the line takes.
+    pub algorithm: String,
     /// The line's label (algorithm and threads).
     pub label: String,
     /// (depth, seconds) points.
@@ -169,6 +382,7 @@ pub fn time_vs_depth(dir: &Path, title: &str, x_desc: &str, series: &[DepthSerie
     let path = dir.join("time_vs_depth.svg");
     let area = SVGBackend::new(&path, SIZE).into_drawing_area();
     area.fill(&WHITE).map_err(err)?;
+    let (chart_area, legend_area) = area.split_horizontally(CHART_WIDTH);
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let (min_d, max_d) = xs.fold((i32::MAX, i32::MIN), |(lo, hi), d| (lo.min(d), hi.max(d)));
     let (min_d, max_d) = if min_d > max_d {
@@ -185,7 +399,7 @@ pub fn time_vs_depth(dir: &Path, title: &str, x_desc: &str, series: &[DepthSerie
     } else {
         (min_t / 1.5, max_t * 1.5)
     };
-    let mut chart = ChartBuilder::on(&area)
+    let mut chart = ChartBuilder::on(&chart_area)
         .caption(title, ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(45)
@@ -194,35 +408,63 @@ pub fn time_vs_depth(dir: &Path, title: &str, x_desc: &str, series: &[DepthSerie
         .map_err(err)?;
     chart
         .configure_mesh()
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
         .x_desc(x_desc)
         .y_desc("Time (s, log scale)")
         .draw()
         .map_err(err)?;
-    for (i, s) in series.iter().enumerate() {
-        let color = palette(i);
+    for s in series {
+        let look = look(&s.algorithm);
         let points: Vec<(i32, f64)> = s.points.iter().map(|&(d, t)| (d, t.max(1e-5))).collect();
         chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            .map_err(err)?
-            .label(s.label.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
+            .draw_series(LineSeries::new(points.clone(), look.color.stroke_width(2)))
+            .map_err(err)?;
         chart
-            .draw_series(
-                points
-                    .into_iter()
-                    .map(|p| Circle::new(p, 4, color.filled())),
-            )
+            .draw_series(points.into_iter().map(|p| marker(p, look)))
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 15))
-        .draw()
-        .map_err(err)?;
+    let labels: Vec<(String, String)> = series
+        .iter()
+        .map(|s| (s.algorithm.clone(), s.label.clone()))
+        .collect();
+    legend(&legend_area, &labels, false)?;
     area.present().map_err(err)
+}
+
+/// Draws the legend into `area`, its own column beside the chart: each
+/// entry a line and marker in an algorithm's look with a label, then the
+/// dashed ideal line if asked.
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(String, String)],
+    ideal: bool,
+) -> PlotResult {
+    let font = ("sans-serif", 15).into_font();
+    let mut y = 60;
+    for (algorithm, label) in entries {
+        let look = look(algorithm);
+        let width = if algorithm == "serial" { 1 } else { 2 };
+        area.draw(&PathElement::new(
+            vec![(8, y), (40, y)],
+            look.color.stroke_width(width),
+        ))
+        .map_err(err)?;
+        area.draw(&marker((24, y), look)).map_err(err)?;
+        area.draw(&Text::new(label.clone(), (48, y - 8), font.clone()))
+            .map_err(err)?;
+        y += 24;
+    }
+    if ideal {
+        for dash in [(8, 18), (30, 40)] {
+            area.draw(&PathElement::new(
+                vec![(dash.0, y), (dash.1, y)],
+                BLACK.stroke_width(1),
+            ))
+            .map_err(err)?;
+        }
+        area.draw(&Text::new("ideal", (48, y - 8), font))
+            .map_err(err)?;
+    }
+    Ok(())
 }

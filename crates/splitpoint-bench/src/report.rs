@@ -1,11 +1,16 @@
 //! From measurements to the classic tables: per algorithm, per thread count,
 //! median time over runs (min–max shown), speedup, nodes, NPS, and the
 //! parallel overheads.
+//!
+//! One speedup everywhere (tables, summary, plots, results.json): serial's
+//! time over this configuration's, what a user gains by running it instead
+//! of the serial search. An algorithm's own 1-thread time would hide what
+//! its machinery costs.
 
 use std::fmt::Write as _;
 
 use crate::BenchOptions;
-use crate::runner::{Config, Measurement};
+use crate::runner::{Config, LoadSample, Measurement};
 use crate::suite::SuiteKind;
 
 /// One line of a table: one configuration, aggregated over runs.
@@ -23,10 +28,12 @@ pub struct Row {
     pub seconds_min: f64,
     /// Slowest run.
     pub seconds_max: f64,
-    /// This algorithm's 1-thread time over this time.
+    /// Speedup over serial: serial's median time over this median time.
     pub speedup: f64,
-    /// Serial's time over this time.
-    pub speedup_vs_serial: f64,
+    /// Serial's median time over this configuration's slowest run.
+    pub speedup_min: f64,
+    /// Serial's median time over this configuration's fastest run.
+    pub speedup_max: f64,
     /// Median over runs of the suite's total nodes.
     pub nodes: u64,
     /// Nodes per second (median nodes over median time).
@@ -44,6 +51,19 @@ pub struct Row {
     /// Positions whose search found one of the suite's best moves (median
     /// run), when the suite has best moves.
     pub best_found: Option<usize>,
+    /// The highest 1-minute load average sampled before and after this
+    /// configuration's runs (`None` where the OS gives none).
+    pub load: Option<f64>,
+    /// The load exceeded [`load_limit`]: other work competed for the cores,
+    /// so the time is suspect (marked `!`).
+    pub loaded: bool,
+}
+
+/// The load average above which a configuration is marked loaded: the
+/// cores, or the bench's own largest thread count when it oversubscribes
+/// (its own threads then raise the load past the cores).
+pub fn load_limit(cores: usize, max_threads: usize) -> f64 {
+    cores.max(max_threads) as f64
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -58,12 +78,15 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-/// Aggregates `measurements` into one row per configuration.
+/// Aggregates `measurements` into one row per configuration; `loads` marks
+/// the configurations run while the load average exceeded `load_limit`.
 pub fn rows(
     configs: &[Config],
     measurements: &[Measurement],
+    loads: &[LoadSample],
     runs: usize,
     cores: usize,
+    load_limit: f64,
 ) -> Vec<Row> {
     struct Totals {
         seconds: f64,
@@ -110,6 +133,11 @@ pub fn rows(
             let mid = &t[t.len() / 2];
             let seconds = median(t.iter().map(|x| x.seconds).collect());
             let nodes = median(t.iter().map(|x| x.nodes as f64).collect()) as u64;
+            let load = loads
+                .iter()
+                .filter(|l| l.algorithm == c.algorithm.name() && l.threads == c.threads)
+                .filter_map(LoadSample::max)
+                .reduce(f64::max);
             Row {
                 algorithm: c.algorithm.name().to_string(),
                 threads: c.threads,
@@ -118,7 +146,8 @@ pub fn rows(
                 seconds_min: t.first().map_or(0.0, |x| x.seconds),
                 seconds_max: t.last().map_or(0.0, |x| x.seconds),
                 speedup: 1.0,
-                speedup_vs_serial: 1.0,
+                speedup_min: 1.0,
+                speedup_max: 1.0,
                 nodes,
                 nps: nodes as f64 / seconds.max(1e-9),
                 overhead: 0.0,
@@ -138,6 +167,8 @@ pub fn rows(
                             && m.verdict.is_wrong()
                     })
                     .count(),
+                load,
+                loaded: load.is_some_and(|l| l > load_limit),
             }
         })
         .collect();
@@ -145,17 +176,11 @@ pub fn rows(
         .iter()
         .find(|r| r.algorithm == "serial" && r.threads == 1)
         .map(|r| (r.seconds, r.nodes));
-    let own_single: Vec<(String, f64)> = rows
-        .iter()
-        .filter(|r| r.threads == 1)
-        .map(|r| (r.algorithm.clone(), r.seconds))
-        .collect();
-    for r in &mut rows {
-        if let Some((_, t1)) = own_single.iter().find(|(a, _)| *a == r.algorithm) {
-            r.speedup = t1 / r.seconds.max(1e-9);
-        }
-        if let Some((ts, ns)) = serial {
-            r.speedup_vs_serial = ts / r.seconds.max(1e-9);
+    if let Some((ts, ns)) = serial {
+        for r in &mut rows {
+            r.speedup = ts / r.seconds.max(1e-9);
+            r.speedup_min = ts / r.seconds_max.max(1e-9);
+            r.speedup_max = ts / r.seconds_min.max(1e-9);
             r.overhead = r.nodes as f64 / (ns.max(1)) as f64 - 1.0;
         }
     }
@@ -174,12 +199,14 @@ fn si(x: f64) -> String {
     }
 }
 
+/// The thread count, marked `*` when oversubscribed and `!` when loaded.
 fn cpus(r: &Row) -> String {
-    if r.oversubscribed {
-        format!("{}*", r.threads)
-    } else {
-        r.threads.to_string()
-    }
+    format!(
+        "{}{}{}",
+        r.threads,
+        if r.oversubscribed { "*" } else { "" },
+        if r.loaded { "!" } else { "" }
+    )
 }
 
 /// The markdown report: a table per algorithm, a summary, and every wrong answer.
@@ -226,17 +253,17 @@ pub fn markdown(
         let _ = writeln!(s, "### {a}\n");
         let _ = writeln!(
             s,
-            "| CPUS | Time (s) | Speedup | Nodes | NPS | vs serial | Overhead | Splits | Aborted | Idle | Wrong |{best_head}"
+            "| CPUS | Time (s) | Speedup over serial | Nodes | NPS | Overhead | Splits | Aborted | Idle | Wrong |{best_head}"
         );
         let _ = writeln!(
             s,
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{best_rule}"
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{best_rule}"
         );
         for r in rows.iter().filter(|r| r.algorithm == *a) {
             let best = r.best_found.map_or(String::new(), |n| format!(" {n} |"));
             let _ = writeln!(
                 s,
-                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} | {} | {} | {:.2} | {:+.1}% | {} | {} | {:.1}% | {} |{best}",
+                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} | {} | {} | {:+.1}% | {} | {} | {:.1}% | {} |{best}",
                 cpus(r),
                 r.seconds,
                 r.seconds_min,
@@ -244,7 +271,6 @@ pub fn markdown(
                 r.speedup,
                 si(r.nodes as f64),
                 si(r.nps),
-                r.speedup_vs_serial,
                 100.0 * r.overhead,
                 r.splits,
                 si(r.aborted_nodes as f64),
@@ -263,7 +289,7 @@ pub fn markdown(
     threads.dedup();
     let _ = writeln!(
         s,
-        "### Summary: speedup over each algorithm's own 1-thread time\n"
+        "### Summary: speedup over serial (serial's time / time)\n"
     );
     let head: Vec<String> = threads
         .iter()
@@ -283,7 +309,9 @@ pub fn markdown(
             .map(|&t| {
                 rows.iter()
                     .find(|r| r.algorithm == *a && r.threads == t)
-                    .map_or("–".into(), |r| format!("{:.2}", r.speedup))
+                    .map_or("–".into(), |r| {
+                        format!("{:.2}{}", r.speedup, if r.loaded { "!" } else { "" })
+                    })
             })
             .collect();
         let _ = writeln!(s, "| {a} | {} |", cells.join(" | "));
@@ -292,6 +320,20 @@ pub fn markdown(
         let _ = writeln!(
             s,
             "\n`*` oversubscribed: more threads than this machine's {cores} cores."
+        );
+    }
+    if let Some(peak) = rows
+        .iter()
+        .filter(|r| r.loaded)
+        .filter_map(|r| r.load)
+        .reduce(f64::max)
+    {
+        let limit = load_limit(cores, threads.last().copied().unwrap_or(1));
+        let _ = writeln!(
+            s,
+            "\n`!` loaded: the 1-minute load average rose above {limit:.0} (up to {peak:.2}) \
+             around these configurations; other work competed for the cores, so their \
+             times are suspect. Re-run on a quiet machine."
         );
     }
     let wrong: Vec<&Measurement> = measurements
@@ -336,4 +378,91 @@ pub fn markdown(
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use splitpoint::Algorithm;
+
+    use super::*;
+    use crate::runner::Verdict;
+    use crate::suite::Suite;
+
+    fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Measurement {
+        Measurement {
+            algorithm: algorithm.name().to_string(),
+            threads,
+            run: 0,
+            position: "p".to_string(),
+            depth: 3,
+            seconds,
+            nodes,
+            score: 0,
+            best_move: "-".to_string(),
+            splits: 0,
+            splits_refused: 0,
+            aborted_nodes: 0,
+            idle_micros: 0,
+            found_best: None,
+            verdict: Verdict::Ok,
+        }
+    }
+
+    fn sample(algorithm: Algorithm, threads: usize, before: Option<f64>) -> LoadSample {
+        LoadSample {
+            algorithm: algorithm.name().to_string(),
+            threads,
+            run: 0,
+            before,
+            after: before.map(|l| l / 2.0),
+        }
+    }
+
+    /// Speedup is over serial's time, for every row; a configuration whose
+    /// load average passed the limit is marked, in the rows and the tables.
+    #[test]
+    fn speedup_is_over_serial_and_loaded_rows_are_marked() {
+        let ybw = Algorithm::Ybw { strong: false };
+        let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 1), (ybw, 2)]
+            .map(|(algorithm, threads)| Config { algorithm, threads })
+            .to_vec();
+        let measurements = vec![
+            search(Algorithm::Serial, 1, 2.0, 1000),
+            search(ybw, 1, 2.5, 1000),
+            search(ybw, 2, 1.6, 1100),
+        ];
+        let loads = vec![
+            sample(Algorithm::Serial, 1, Some(0.4)),
+            sample(ybw, 1, None),
+            sample(ybw, 2, Some(2.7)),
+        ];
+        let rows = rows(&configs, &measurements, &loads, 1, 2, load_limit(2, 2));
+        let speedups: Vec<f64> = rows.iter().map(|r| r.speedup).collect();
+        // ybw × 1 is slower than serial: 0.8, not the 1.0 its own time gives.
+        assert_eq!(speedups, [1.0, 0.8, 1.25]);
+        assert!((rows[2].overhead - 0.1).abs() < 1e-9);
+        let loaded: Vec<bool> = rows.iter().map(|r| r.loaded).collect();
+        assert_eq!(loaded, [false, false, true]);
+        assert_eq!(rows[1].load, None);
+        assert_eq!(rows[2].load, Some(2.7));
+
+        let options = BenchOptions {
+            suite: Suite::load("synthetic-tiny", None).unwrap(),
+            algorithms: vec![ybw],
+            threads: vec![1, 2],
+            runs: 1,
+            hash_mib: 1,
+            table: splitpoint::TableKind::Lockless,
+            exact: true,
+            out: None,
+            quiet: true,
+        };
+        let text = markdown(&options, 2, &rows, &measurements);
+        assert!(text.contains("| 2! | 1.600"), "{text}");
+        assert!(text.contains("| ybw | 0.80 | 1.25! |"), "{text}");
+        assert!(text.contains("`!` loaded"), "{text}");
+        assert!(text.contains("up to 2.70"), "{text}");
+        // Oversubscribed threads raise the load themselves: the limit follows.
+        assert_eq!(load_limit(2, 4), 4.0);
+    }
 }

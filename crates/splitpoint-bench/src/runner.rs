@@ -9,6 +9,7 @@
 use indicatif::ProgressBar;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score, TableKind};
 
+use crate::machine::load_average;
 use crate::suite::Suite;
 
 /// One (algorithm, threads) pair.
@@ -92,6 +93,32 @@ pub struct Measurement {
     pub verdict: Verdict,
 }
 
+/// The machine's 1-minute load average before and after one run of one
+/// configuration (`None` where the OS gives none).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LoadSample {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Threads.
+    pub threads: usize,
+    /// Run number, from 0.
+    pub run: usize,
+    /// Before the configuration's first search of this run.
+    pub before: Option<f64>,
+    /// After its last.
+    pub after: Option<f64>,
+}
+
+impl LoadSample {
+    /// The higher of the two samples.
+    pub fn max(&self) -> Option<f64> {
+        match (self.before, self.after) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
 /// What a suite run needs besides the game.
 pub struct Job<'a> {
     /// The suite.
@@ -128,7 +155,8 @@ impl Job<'_> {
 }
 
 /// Runs `job` with evaluator `eval`; `limits` gives each position's limits
-/// from its depth (`None` when solving).
+/// from its depth (`None` when solving). Returns every search and the load
+/// average around each run of each configuration.
 ///
 /// # Errors
 /// A message naming a position the game cannot read, or saying that a table
@@ -137,7 +165,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
     job: &Job,
     eval: E,
     limits: impl Fn(&G, Option<i32>) -> Limits,
-) -> Result<Vec<Measurement>, String> {
+) -> Result<(Vec<Measurement>, Vec<LoadSample>), String> {
     let suite = job.suite;
     let positions: Vec<G> = suite
         .positions
@@ -152,6 +180,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
         .map(|&c| job.engine(eval.clone(), c))
         .collect::<Result<_, _>>()?;
     let mut out = Vec::new();
+    let mut loads = Vec::new();
     for run in 0..job.runs {
         for (config, engine) in job.configs.iter().zip(&mut engines) {
             job.progress.set_message(format!(
@@ -161,6 +190,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                 config.algorithm,
                 config.threads
             ));
+            let before = load_average();
             for (i, pos) in positions.iter().enumerate() {
                 let limits = limits(pos, suite.depth_of(i));
                 engine.clear();
@@ -186,10 +216,17 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                 });
                 job.progress.inc(1);
             }
+            loads.push(LoadSample {
+                algorithm: config.algorithm.name().to_string(),
+                threads: config.threads,
+                run,
+                before,
+                after: load_average(),
+            });
         }
     }
     judge(job, &mut out);
-    Ok(out)
+    Ok((out, loads))
 }
 
 /// Checks every answer against the suite's known results and, in exact mode,

@@ -227,6 +227,18 @@ pub const EMBEDDED: [(&str, GameName, &str); 13] = [
     ),
 ];
 
+/// `splitpoint bench --quick`: the tiny suites, searched deeper than the
+/// tests search them so that each configuration takes long enough to time
+/// (the synthetic trees' depth is their own, so their larger suite), with the
+/// depth to use: about a minute in all on 2 cores.
+pub const QUICK: [(&str, Option<i32>); 5] = [
+    ("othello-tiny", Some(11)),
+    ("chess-tiny", Some(9)),
+    ("draughts-tiny", Some(11)),
+    ("xiangqi-tiny", Some(7)),
+    ("synthetic", None),
+];
+
 /// The depth of the embedded chess suites.
 const CHESS_DEPTH: i32 = 8;
 

@@ -1,5 +1,5 @@
 //! The bench end to end on tiny suites: tables, results.json, plots that decode,
-//! and wrong answers flagged.
+//! and wrong answers flagged; the plots from a fake result set.
 
 use splitpoint::Algorithm;
 use splitpoint_bench::suite::{GameName, Suite};
@@ -47,22 +47,50 @@ fn tiny_suite_end_to_end() {
     assert!(
         report
             .markdown
-            .contains("| CPUS | Time (s) | Speedup | Nodes | NPS |")
+            .contains("| CPUS | Time (s) | Speedup over serial | Nodes | NPS |")
     );
-    assert!(report.markdown.contains("### Summary"));
+    assert!(
+        report
+            .markdown
+            .contains("### Summary: speedup over serial (serial's time / time)")
+    );
 
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
     assert!(json["machine"]["cores"].as_u64().unwrap() >= 1);
     assert!(json["machine"]["git_commit"].is_string());
+    // What a result needs to be read a year later.
+    assert_eq!(json["schema"], splitpoint_bench::SCHEMA);
+    assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(json["hash_mib"], 1);
+    assert!(
+        json["command_line"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty())
+    );
+    let stamp = json["timestamp"].as_str().unwrap();
+    assert!(
+        stamp.len() == 20 && stamp.as_bytes()[10] == b'T' && stamp.ends_with('Z'),
+        "{stamp}"
+    );
+    assert!(stamp > "2024", "{stamp}");
     let configs = 1 + (Algorithm::ALL.len() - 1) * 3;
+    // A load sample (or null where the OS gives none) around each run of each configuration.
+    let loads = json["loads"].as_array().unwrap();
+    assert_eq!(loads.len(), configs * 2);
+    assert!(
+        loads
+            .iter()
+            .all(|l| l["before"].is_number() || l["before"].is_null())
+    );
+    assert!(json["rows"][0]["loaded"].is_boolean());
     assert_eq!(
         json["measurements"].as_array().unwrap().len(),
         configs * 2 * 2
     );
     assert_eq!(json["rows"].as_array().unwrap().len(), configs);
 
-    for svg in ["speedup.svg", "time_vs_depth.svg"] {
+    for svg in ["speedup.svg", "overhead.svg", "time_vs_depth.svg"] {
         let text = std::fs::read_to_string(dir.join(svg)).unwrap();
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{svg}: {e}"));
         assert_eq!(doc.root_element().tag_name().name(), "svg");
@@ -76,7 +104,8 @@ fn tiny_suite_end_to_end() {
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width, info.height), (900, 600));
+    assert_eq!((info.width, info.height), (1000, 600));
+    assert!(dir.join("overhead.png").is_file());
     assert!(buf.iter().any(|&b| b < 128), "the PNG is not blank");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -184,5 +213,92 @@ fn draughts_and_xiangqi_suites_are_exact_under_every_algorithm() {
         assert_eq!(report.wrong(), 0, "{}", report.markdown);
         let configs = 1 + (Algorithm::ALL.len() - 1) * 3;
         assert_eq!(report.rows.len(), configs, "{name}");
+    }
+}
+
+/// A fake result set: every algorithm at 1 to 4 threads on a 2-core
+/// machine, three runs apart, and the plots drawn from it.
+#[test]
+fn plots_show_every_algorithm_with_integer_thread_ticks() {
+    use splitpoint_bench::plot;
+    use splitpoint_bench::report::Row;
+
+    let serial_seconds = 10.0;
+    let mut rows = Vec::new();
+    for (i, a) in Algorithm::ALL.iter().enumerate() {
+        let threads: Vec<usize> = if *a == Algorithm::Serial {
+            vec![1]
+        } else {
+            (1..=4).collect()
+        };
+        for t in threads {
+            let gain = 1.0 + (t - 1) as f64 * (0.3 + 0.05 * i as f64);
+            let seconds = serial_seconds * 1.05 / gain;
+            let (fast, slow) = (seconds * 0.9, seconds * 1.1);
+            rows.push(Row {
+                algorithm: a.name().to_string(),
+                threads: t,
+                oversubscribed: t > 2,
+                seconds,
+                seconds_min: fast,
+                seconds_max: slow,
+                speedup: serial_seconds / seconds,
+                speedup_min: serial_seconds / slow,
+                speedup_max: serial_seconds / fast,
+                nodes: 1_000_000 + 20_000 * (t as u64 - 1) * (i as u64 + 1),
+                nps: 0.0,
+                overhead: 0.02 * (t - 1) as f64 * (i + 1) as f64 / 4.0,
+                splits: 0,
+                aborted_nodes: 0,
+                idle: 0.0,
+                wrong: 0,
+                best_found: None,
+                load: Some(0.5),
+                loaded: false,
+            });
+        }
+    }
+    let dir = temp_dir("plots");
+    std::fs::create_dir_all(&dir).unwrap();
+    plot::speedup(&dir, "fake", &rows, 2).unwrap();
+    plot::overhead(&dir, "fake", &rows, 2).unwrap();
+    for (svg, axis) in [
+        ("speedup.svg", "Speedup over serial (serial's time / time)"),
+        ("overhead.svg", "Search overhead (nodes / serial's nodes)"),
+    ] {
+        let text = std::fs::read_to_string(dir.join(svg)).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{svg}: {e}"));
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.is_text())
+            .filter_map(|n| n.text())
+            .map(str::trim)
+            .collect();
+        for a in Algorithm::ALL {
+            assert!(texts.contains(&a.name()), "{svg}: no {a} in {texts:?}");
+        }
+        // One label per thread count, on whole numbers only: a tick at 1.5
+        // would print as a second "2".
+        for t in ["1", "2", "3", "4"] {
+            assert_eq!(
+                texts.iter().filter(|&&x| x == t).count(),
+                1,
+                "{svg}: {texts:?}"
+            );
+        }
+        assert!(
+            !texts.contains(&"0") && !texts.contains(&"5"),
+            "{svg}: {texts:?}"
+        );
+        assert!(texts.contains(&axis), "{svg}: the axis says what it shows");
+    }
+    for png in ["speedup.png", "overhead.png"] {
+        assert!(dir.join(png).is_file(), "{png}");
+    }
+    // Left for a look when SPLITPOINT_KEEP_PLOTS is set.
+    if std::env::var_os("SPLITPOINT_KEEP_PLOTS").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    } else {
+        eprintln!("plots in {}", dir.display());
     }
 }

@@ -7,11 +7,11 @@ use std::process::ExitCode;
 use clap::Args;
 use splitpoint::Algorithm;
 use splitpoint_bench::machine::cores;
-use splitpoint_bench::suite::{EMBEDDED, Suite, SuiteKind, parse_depth};
-use splitpoint_bench::{BenchOptions, run};
+use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
+use splitpoint_bench::{BenchOptions, BenchReport, run, signature};
 
 use crate::error::{Error, Result};
-use crate::games::parse_game;
+use crate::games::{GameName, parse_game};
 use crate::{check_hash, stdout};
 
 /// Measure every parallel algorithm: time, speedup, nodes and NPS for 1..N threads
@@ -19,10 +19,12 @@ use crate::{check_hash, stdout};
 /// Searches a test suite to a fixed depth (or solves it exactly) under every
 /// (algorithm, threads) configuration, as the classic parallel alpha-beta
 /// surveys did, and prints a markdown table per algorithm — CPUS, median time
-/// over the runs (min–max), speedup over the algorithm's own 1-thread time,
-/// nodes, NPS, speedup over serial, search overhead, splits, aborted work, idle
-/// time — then a summary of every speedup side by side. Thread counts above the
-/// machine's cores are allowed and marked `*` (oversubscribed).
+/// over the runs (min–max), speedup over serial (serial's time / time), nodes,
+/// NPS, search overhead, splits, aborted work, idle time — then a summary of
+/// every speedup side by side. Thread counts above the machine's cores are
+/// allowed and marked `*` (oversubscribed). The 1-minute load average is read
+/// before and after each configuration's runs: a configuration run while it
+/// exceeded the cores (other work competing) is marked `!`, with a warning.
 ///
 /// Every answer is checked: against the suite's known scores and best moves,
 /// and in exact mode against serial search. A wrong answer is listed and
@@ -31,14 +33,19 @@ use crate::{check_hash, stdout};
 /// engines are measured with); chess test suites count how many of their best
 /// moves each configuration finds.
 ///
-/// Writes results.json (every measurement, the machine, the build, the git
-/// commit), speedup.svg, speedup.png and time_vs_depth.svg into --out.
+/// Writes results.json (every measurement and load average, the table rows,
+/// the machine, the build, the git commit, the version, the command line, the
+/// time), speedup.svg/.png, overhead.svg/.png and time_vs_depth.svg into --out.
+///
+/// --quick is the first run to make (about a minute on 2 cores); --signature
+/// checks that a change left the search alone.
 #[derive(Args, Debug)]
 #[command(after_help = suites_help())]
 pub struct BenchArgs {
-    /// The game: othello, chess, draughts, xiangqi or synthetic
-    #[arg(long, short = 'g', default_value = "othello")]
-    pub game: String,
+    /// The game: othello, chess, draughts, xiangqi or synthetic [default: the
+    /// suite's game, else othello]
+    #[arg(long, short = 'g')]
+    pub game: Option<String>,
 
     /// An embedded suite (see below) or a suite file [default: the game's default suite]
     #[arg(long, short = 's', value_name = "NAME|FILE")]
@@ -49,7 +56,12 @@ pub struct BenchArgs {
     pub depth: Option<String>,
 
     /// Algorithms, comma-separated, or 'all'
-    #[arg(long, value_name = "A,B,..|all", default_value = "all")]
+    #[arg(
+        long,
+        visible_alias = "algo",
+        value_name = "A,B,..|all",
+        default_value = "all"
+    )]
     pub algos: String,
 
     /// Thread counts, comma-separated, or 'max' (1 up to this machine's cores);
@@ -92,6 +104,22 @@ pub struct BenchArgs {
     /// No progress bar
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// The one-minute first run: every game's tiny suite (searched deeper
+    /// than the tests do), serial, ybw and dts, 1 and 2 threads, 1 run; each
+    /// suite's tables, results.json and plots in DIR/SUITE
+    #[arg(long, conflicts_with_all = ["game", "suite", "depth", "algos", "threads", "runs"])]
+    pub quick: bool,
+
+    /// The build signature, as Stockfish's bench: built-in positions of every
+    /// game (or of --game's) searched serially to a fixed depth with a 16 MiB
+    /// table; prints the time, the nodes per second and last `Nodes searched:
+    /// N`, which changes only when the search does
+    #[arg(long, conflicts_with_all = [
+        "suite", "depth", "algos", "threads", "runs", "hash", "tt", "normal", "exact", "out",
+        "json", "quick",
+    ])]
+    pub signature: bool,
 }
 
 /// The help text after the flags: the embedded suites, the file format, examples.
@@ -103,9 +131,28 @@ fn suites_help() -> String {
         } else {
             String::new()
         };
-        help.push_str(&format!("  {name:<16} {what}{default}\n"));
+        help.push_str(&suite_line(name, &format!("{what}{default}")));
     }
     help + SUITES_HELP
+}
+
+/// One suite's line of the help, wrapped at 80 columns under its description:
+/// clap would wrap a longer line at the terminal's width without the indent.
+fn suite_line(name: &str, description: &str) -> String {
+    const WIDTH: usize = 80;
+    let mut text = format!("  {name:<16}");
+    let mut column = text.chars().count();
+    for word in description.split_whitespace() {
+        if column + 1 + word.chars().count() > WIDTH {
+            text.push('\n');
+            text.push_str(&" ".repeat(18));
+            column = 18;
+        }
+        text.push(' ');
+        text.push_str(word);
+        column += 1 + word.chars().count();
+    }
+    text + "\n"
 }
 
 const SUITES_HELP: &str = "
@@ -120,13 +167,15 @@ or a malformed position or a best move that is not legal there, is bad input
 (status 2, naming the file and the line), found before anything is searched.
 
 Examples:
+  splitpoint bench --quick                          a minute: every game, serial, ybw, dts
   splitpoint bench                                  Othello midgame suite, 1..cores threads
   splitpoint bench --suite othello-ffo --runs 1     exact endgames
   splitpoint bench --algos serial,ybw,dts --threads 1,2,4,8
   splitpoint bench --game chess                     Bratko-Kopec and middlegames, depth 8
   splitpoint bench --game draughts --algos workloads,ybw --threads 1,2
   splitpoint bench --game xiangqi --runs 1          12 midgames, depth 8, normal mode
-  splitpoint bench --game synthetic --normal --out results/";
+  splitpoint bench --game synthetic --normal --out results/
+  splitpoint bench --signature                      the build's node count, before and after";
 
 /// Parses `--algos`.
 pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>> {
@@ -157,15 +206,62 @@ pub fn parse_threads(text: &str) -> Result<Vec<usize>> {
         .collect()
 }
 
-/// Runs the bench.
+/// Runs the bench: the signature, the quick run, or one suite.
 pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
-    let game = parse_game(&args.game)?;
-    let name = args
-        .suite
-        .clone()
-        .unwrap_or_else(|| game.default_suite().to_string());
-    let mut suite =
-        Suite::load(&name, Some(game)).map_err(|e| Error::input(format!("--suite: {e}")))?;
+    if args.signature {
+        return run_signature(args);
+    }
+    let plans = if args.quick {
+        quick_options(args)?
+    } else {
+        vec![suite_options(args)?]
+    };
+    let mut out = stdout();
+    let mut reports = Vec::new();
+    for options in &plans {
+        let report = run(options).map_err(Error::input)?;
+        let dir = options.out.as_deref().unwrap_or(&args.out);
+        if !args.json {
+            writeln!(out, "{}", report.markdown)?;
+            writeln!(
+                out,
+                "Wrote {} (every measurement), speedup.svg/.png, overhead.svg/.png and \
+                 time_vs_depth.svg.\n",
+                dir.join("results.json").display()
+            )?;
+        }
+        warn_if_loaded(&report);
+        reports.push(report);
+    }
+    if args.json {
+        let json = match reports.as_slice() {
+            [one] => serde_json::to_string_pretty(one),
+            all => serde_json::to_string_pretty(all),
+        }
+        .map_err(|e| Error::input(e.to_string()))?;
+        writeln!(out, "{json}")?;
+    } else if args.quick {
+        writeln!(out, "{}", quick_summary(&reports))?;
+    }
+    let wrong: usize = reports.iter().map(BenchReport::wrong).sum();
+    if wrong > 0 {
+        eprintln!("splitpoint: {wrong} wrong answers (see the table)");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The options for one suite, from the flags.
+fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
+    // An embedded suite or a suite file says its game; --game, when given,
+    // must agree with it.
+    let game = args.game.as_deref().map(parse_game).transpose()?;
+    let name = args.suite.clone().unwrap_or_else(|| {
+        game.unwrap_or(GameName::Othello)
+            .default_suite()
+            .to_string()
+    });
+    let mut suite = Suite::load(&name, game).map_err(|e| Error::input(format!("--suite: {e}")))?;
     if let Some(depth) = &args.depth {
         let depth = parse_depth(depth).map_err(|e| Error::input(format!("--depth: {e}")))?;
         if suite.kind == SuiteKind::Solve {
@@ -181,12 +277,45 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             args.runs
         )));
     }
+    let mut options = common_options(args, suite)?;
+    options.algorithms = parse_algorithms(&args.algos)?;
+    options.threads = parse_threads(&args.threads)?;
+    options.runs = args.runs;
+    Ok(options)
+}
+
+/// The quick run's options: each of [`QUICK`]'s suites at its depth, serial,
+/// ybw and dts, 1 and 2 threads, 1 run, into its own directory.
+fn quick_options(args: &BenchArgs) -> Result<Vec<BenchOptions>> {
+    QUICK
+        .iter()
+        .map(|&(name, depth)| {
+            let mut suite = Suite::load(name, None).map_err(Error::input)?;
+            if let Some(depth) = depth {
+                suite.set_depth(depth);
+            }
+            let mut options = common_options(args, suite)?;
+            options.algorithms = vec![
+                Algorithm::Serial,
+                Algorithm::Ybw { strong: false },
+                Algorithm::Dts,
+            ];
+            options.threads = vec![1, 2];
+            options.runs = 1;
+            options.out = Some(args.out.join(name));
+            Ok(options)
+        })
+        .collect()
+}
+
+/// The options every run takes from the flags: table, mode, output.
+fn common_options(args: &BenchArgs, suite: Suite) -> Result<BenchOptions> {
     let exact = !args.normal && (args.exact || suite.exact);
-    let options = BenchOptions {
+    Ok(BenchOptions {
         suite,
-        algorithms: parse_algorithms(&args.algos)?,
-        threads: parse_threads(&args.threads)?,
-        runs: args.runs,
+        algorithms: Vec::new(),
+        threads: vec![1],
+        runs: 1,
         hash_mib: check_hash(args.hash)?,
         table: args
             .tt
@@ -195,27 +324,126 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         exact,
         out: Some(args.out.clone()),
         quiet: args.quiet,
-    };
-    let report = run(&options).map_err(Error::input)?;
-    let mut out = stdout();
-    if args.json {
-        let json =
-            serde_json::to_string_pretty(&report).map_err(|e| Error::input(e.to_string()))?;
-        writeln!(out, "{json}")?;
-    } else {
-        writeln!(out, "{}", report.markdown)?;
-        writeln!(
-            out,
-            "Wrote {} (every measurement), speedup.svg, speedup.png and time_vs_depth.svg.",
-            args.out.join("results.json").display()
-        )?;
-    }
-    if report.wrong() > 0 {
+    })
+}
+
+/// One line on stderr when some configurations ran on a loaded machine.
+fn warn_if_loaded(report: &BenchReport) {
+    let loaded: Vec<String> = report
+        .rows
+        .iter()
+        .filter(|r| r.loaded)
+        .map(|r| format!("{} × {}", r.algorithm, r.threads))
+        .collect();
+    let peak = report
+        .rows
+        .iter()
+        .filter_map(|r| r.load)
+        .fold(0.0, f64::max);
+    if !loaded.is_empty() {
         eprintln!(
-            "splitpoint: {} wrong answers (see the table)",
-            report.wrong()
+            "splitpoint: warning: the load average rose above {} (up to {peak:.2}) while \
+             measuring {} on suite {}: other work competed for the cores, so these times \
+             (marked !) are suspect",
+            report.load_limit,
+            loaded.join(", "),
+            report.suite.name
         );
-        return Ok(ExitCode::FAILURE);
     }
+}
+
+/// The quick run's speedups side by side: one column per suite, at the
+/// largest thread count.
+fn quick_summary(reports: &[BenchReport]) -> String {
+    let threads = reports
+        .iter()
+        .flat_map(|r| &r.rows)
+        .map(|r| r.threads)
+        .max()
+        .unwrap_or(1);
+    let mut text = format!(
+        "## Quick run: speedup over serial (serial's time / time) at {threads} threads\n\n| Algorithm |"
+    );
+    for report in reports {
+        text.push_str(&format!(" {} |", report.suite.name));
+    }
+    text.push_str(&format!("\n|---|{}\n", "---:|".repeat(reports.len())));
+    let mut algorithms: Vec<&str> = Vec::new();
+    for row in reports.iter().flat_map(|r| &r.rows) {
+        if row.algorithm != "serial" && !algorithms.contains(&row.algorithm.as_str()) {
+            algorithms.push(&row.algorithm);
+        }
+    }
+    for algorithm in algorithms {
+        text.push_str(&format!("| {algorithm} |"));
+        for report in reports {
+            let cell = report
+                .rows
+                .iter()
+                .find(|r| r.algorithm == algorithm && r.threads == threads)
+                .map_or("–".to_string(), |r| {
+                    format!("{:.2}{}", r.speedup, if r.loaded { "!" } else { "" })
+                });
+            text.push_str(&format!(" {cell} |"));
+        }
+        text.push('\n');
+    }
+    text + "\nThe full bench: `splitpoint bench` (Othello, every algorithm, 3 runs, a few minutes)."
+}
+
+/// Prints the build signature of every game, or of --game's.
+fn run_signature(args: &BenchArgs) -> Result<ExitCode> {
+    let games = match &args.game {
+        Some(game) => vec![parse_game(game)?],
+        None => GameName::ALL.to_vec(),
+    };
+    let mut out = stdout();
+    let mut written = Ok(());
+    signature::run(&games, |line| {
+        if written.is_ok() {
+            written = writeln!(out, "{line}");
+        }
+    })
+    .map_err(Error::input)?;
+    written?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        bench: BenchArgs,
+    }
+
+    fn args(line: &[&str]) -> BenchArgs {
+        Command::try_parse_from(std::iter::once("bench").chain(line.iter().copied()))
+            .unwrap()
+            .bench
+    }
+
+    /// `--quick`: every game's tiny suite, three algorithms, 1 and 2
+    /// threads, one run, each into a directory of its own.
+    #[test]
+    fn quick_runs_every_game_small() {
+        let plans = quick_options(&args(&["--quick", "--out", "q"])).unwrap();
+        let games: Vec<GameName> = plans.iter().map(|p| p.suite.game).collect();
+        for game in GameName::ALL {
+            assert!(games.contains(&game), "{game}");
+        }
+        for plan in &plans {
+            let ybw = Algorithm::Ybw { strong: false };
+            assert_eq!(plan.algorithms, [Algorithm::Serial, ybw, Algorithm::Dts]);
+            assert_eq!((plan.threads.as_slice(), plan.runs), (&[1, 2][..], 1));
+            assert_eq!(plan.out, Some(PathBuf::from("q").join(&plan.suite.name)));
+        }
+        // The suites are the tiny ones searched deeper: othello-tiny at 11.
+        assert_eq!(plans[0].suite.name, "othello-tiny");
+        assert_eq!(plans[0].suite.kind, SuiteKind::Depth(11));
+    }
 }

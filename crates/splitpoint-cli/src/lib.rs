@@ -24,10 +24,11 @@ mod stress;
 pub mod ucci;
 pub mod uci;
 
+use std::ffi::OsString;
 use std::io::{self, ErrorKind};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use splitpoint::{Algorithm, Engine, Evaluator, Game};
 
 use crate::error::{Error, Result};
@@ -73,7 +74,8 @@ pub struct PositionArgs {
     /// draughts: a PDN FEN ('W:W31-50:B1-20', kings as 'K'), or 'start'.
     /// xiangqi: a xiangqi FEN ('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w'),
     /// or 'startpos'.
-    #[arg(long, short = 'p', value_name = "POS")]
+    // Othello boards often start with '-' (an empty a1): a value, not a flag.
+    #[arg(long, short = 'p', value_name = "POS", allow_hyphen_values = true)]
     pub position: Option<String>,
 
     /// Moves to play from the position first, separated by spaces or commas
@@ -92,7 +94,7 @@ pub struct ParallelArgs {
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
-    #[arg(long, value_name = "NAME", help = algorithm_help())]
+    #[arg(long, visible_alias = "algo", value_name = "NAME", help = algorithm_help())]
     pub algorithm: Option<String>,
 
     /// Transposition table: lockless (XOR-checked atomics) or locked (a mutex
@@ -143,7 +145,16 @@ fn algorithm_help() -> String {
 /// Runs the command line: parses the arguments, runs the command, and
 /// returns its exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if let Some(flag) = swallowed_flag(&args) {
+        let message = format!("--position: a value is required (found the flag '{flag}')");
+        eprintln!("splitpoint: {}", Error::input(message));
+        return ExitCode::from(2);
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let result = match &cli.command {
         Command::Bench(args) => bench::run_bench(args),
         Command::Selfplay(args) => selfplay::run_selfplay(args),
@@ -169,6 +180,90 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Reports a command line clap rejects as every other bad input is reported:
+/// one line on stderr, status 2 (clap's own report is several lines: the
+/// error, tips, the usage and a pointer to `--help`). Help and version, and
+/// the help shown for a bare `splitpoint`, print as clap prints them.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let status = u8::try_from(e.exit_code()).unwrap_or(2);
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // Printing fails only when the stream is gone: nothing left to say.
+        let _ = e.print();
+        return ExitCode::from(status);
+    }
+    eprintln!(
+        "splitpoint: {}",
+        Error::input(usage_line(&e.render().to_string()))
+    );
+    ExitCode::from(2)
+}
+
+/// clap's rendered error as one line: the message, its useful tips, and
+/// which command's `--help` to read.
+fn usage_line(rendered: &str) -> String {
+    let mut paragraphs = rendered.trim_end().split("\n\n");
+    let message = paragraphs.next().unwrap_or_default();
+    // clap puts lists (the missing arguments) on indented lines of their own.
+    let mut line = message.trim_start_matches("error: ").replace("\n  ", " ");
+    for paragraph in paragraphs {
+        let paragraph = paragraph.trim();
+        if let Some(tip) = paragraph.strip_prefix("tip: ") {
+            // "to pass '-x' as a value, use '-- -x'": no help for a flag's value.
+            if !tip.starts_with("to pass ") {
+                line.push_str(&format!(" ({tip})"));
+            }
+        } else if let Some(usage) = paragraph.strip_prefix("Usage: ") {
+            let command: Vec<&str> = usage
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect();
+            line.push_str(&format!("; see '{} --help'", command.join(" ")));
+        }
+    }
+    line
+}
+
+/// The flag `-p`/`--position` would take as its value when the position is
+/// left out (`-p --depth 3`): the position flags accept values starting with
+/// '-', so clap would take the flag for the position and then report the
+/// flag's own value as unexpected.
+fn swallowed_flag(args: &[OsString]) -> Option<&str> {
+    args.windows(2).find_map(|pair| {
+        let value = pair[1].to_str()?;
+        let position = matches!(pair[0].to_str(), Some("-p" | "--position"));
+        (position && is_flag(value)).then_some(value)
+    })
+}
+
+/// Whether `text` is one of the command line's flags (`--depth`, `-d`,
+/// `--depth=3`), in any command.
+fn is_flag(text: &str) -> bool {
+    let name = text.split('=').next().unwrap_or_default();
+    let cli = Cli::command();
+    let mut commands = std::iter::once(&cli).chain(cli.get_subcommands());
+    commands.any(|command| {
+        command
+            .get_arguments()
+            .any(|arg| match name.strip_prefix("--") {
+                Some(long) => arg
+                    .get_long_and_visible_aliases()
+                    .is_some_and(|l| l.contains(&long)),
+                None => {
+                    let mut short = name.chars();
+                    short.next() == Some('-')
+                        && short.next().is_some_and(|c| arg.get_short() == Some(c))
+                        && short.next().is_none()
+                }
+            })
+    })
 }
 
 /// Checks a search or perft depth: 1 to [`splitpoint::MAX_DEPTH`] plies.

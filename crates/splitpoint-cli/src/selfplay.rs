@@ -33,9 +33,10 @@ use crate::{check_hash, stdout};
   splitpoint selfplay --a dts:4 --b lazy-smp:3 --depth 5
   splitpoint selfplay --game synthetic --suite synthetic-tiny --depth 4")]
 pub struct SelfplayArgs {
-    /// The game: othello, chess, draughts, xiangqi or synthetic
-    #[arg(long, short = 'g', default_value = "othello")]
-    pub game: String,
+    /// The game: othello, chess, draughts, xiangqi or synthetic [default: the
+    /// suite's game, else othello]
+    #[arg(long, short = 'g')]
+    pub game: Option<String>,
 
     /// The suite whose positions are the openings [default: the game's default suite]
     #[arg(long, short = 's', value_name = "NAME|FILE")]
@@ -84,13 +85,16 @@ fn parse_config(flag: &str, text: &str) -> Result<Config> {
 
 /// Plays the games and reports them.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
-    let game = parse_game(&args.game)?;
-    let name = args
-        .suite
-        .clone()
-        .unwrap_or_else(|| game.default_suite().to_string());
-    let suite =
-        Suite::load(&name, Some(game)).map_err(|e| Error::input(format!("--suite: {e}")))?;
+    // An embedded suite or a suite file says its game; --game, when given,
+    // must agree with it.
+    let game = args.game.as_deref().map(parse_game).transpose()?;
+    let name = args.suite.clone().unwrap_or_else(|| {
+        game.unwrap_or(GameName::Othello)
+            .default_suite()
+            .to_string()
+    });
+    let suite = Suite::load(&name, game).map_err(|e| Error::input(format!("--suite: {e}")))?;
+    let game = suite.game;
     let depth = parse_depth(&args.depth).map_err(|e| Error::input(format!("--depth: {e}")))?;
     let (a, b) = (parse_config("--a", &args.a)?, parse_config("--b", &args.b)?);
     let hash = check_hash(args.hash)?;
@@ -181,7 +185,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
         }
         writeln!(
             out,
-            "\nResults: final scores (Othello: disc difference; otherwise +1 win, 0 draw or unfinished, -1 loss) from the first mover's view."
+            "\nResults: {}, from the first mover's view.",
+            results_meaning(game)
         )?;
     }
     let diverged = reports.iter().filter(|r| !r.identical).count();
@@ -190,6 +195,17 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a game's result is: the `final_score` [`run_selfplay`] gives [`play`].
+fn results_meaning(game: GameName) -> &'static str {
+    match game {
+        GameName::Othello => "the final disc difference (empty squares to the winner)",
+        GameName::Synthetic => "the value of the leaf the game ends in",
+        GameName::Chess | GameName::Draughts | GameName::Xiangqi => {
+            "+1 win, 0 draw or unfinished, -1 loss"
+        }
+    }
 }
 
 /// +1, 0 or -1 for the side to move of a finished game; 0 for an unfinished one.

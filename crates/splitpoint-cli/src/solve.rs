@@ -26,16 +26,20 @@ const DEFAULT_FFO: u32 = 40;
 /// squares to the winner) and a best move. Fine up to about 24 empties; every
 /// further empty roughly doubles the time.
 ///
-/// Positions come from --position, --file (one position a line, '#' starts a
-/// comment, blank lines ignored; '-' reads standard input) or --ffo (the FFO
-/// endgame suite, #40 to #59, by default #40). FFO positions are checked against
-/// their known scores and best moves: a mismatch is reported on stderr and the
-/// exit status is 1.
+/// Positions come from --position, --file (one position a line, '#' or '%'
+/// starts a comment, blank lines ignored; '-' reads standard input) or --ffo
+/// (the FFO endgame suite, #40 to #59, by default #40). A file may be in
+/// Edax's OBF form, each position ended by ';' and optionally followed by
+/// moves with their scores ('G8:+18; H1:+12;'). FFO positions, and OBF lines
+/// with scored moves, are checked against their known scores and best moves
+/// (the best-scored ones): a mismatch is reported on stderr and the exit
+/// status is 1.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint solve othello                    FFO #40 (20 empties, score +38)
   splitpoint solve othello --ffo 40,41,42
   splitpoint solve othello --file endgames.txt --json
+  splitpoint solve othello --file fforum-40-59.obf    Edax's OBF files too
   splitpoint solve othello --ffo 47 --threads 2 --hash 256")]
 pub struct SolveArgs {
     /// The game: othello (the only one with an exact solver so far)
@@ -43,10 +47,18 @@ pub struct SolveArgs {
 
     /// The position: 64 characters a1..h8 row by row ('X' black, 'O' white,
     /// '-' empty), a space, and the side to move ('X' or 'O')
-    #[arg(long, short = 'p', value_name = "POS", conflicts_with_all = ["file", "ffo"])]
+    // Othello boards often start with '-' (an empty a1): a value, not a flag.
+    #[arg(
+        long,
+        short = 'p',
+        value_name = "POS",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["file", "ffo"]
+    )]
     pub position: Option<String>,
 
-    /// A file of positions, one a line ('-' for standard input)
+    /// A file of positions, one a line, plain or in Edax's OBF form ('-' for
+    /// standard input)
     #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "ffo")]
     pub file: Option<String>,
 
@@ -68,10 +80,38 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
-/// A position to solve, with its known solution when it is an FFO position.
+/// A position to solve, with its known solution when there is one.
 struct Job {
     position: Othello,
-    known: Option<FfoPosition>,
+    known: Option<Known>,
+}
+
+/// A known solution: an FFO position's, or the scored moves of an OBF line.
+struct Known {
+    /// Where it comes from, for the mismatch message: "FFO #40", "FILE line 3".
+    source: String,
+    /// The FFO number, for FFO positions.
+    ffo: Option<u32>,
+    /// The exact score for the side to move.
+    score: i32,
+    /// Every move known to reach it.
+    best: Vec<OthelloMove>,
+    /// Moves known to score less. FFO lists every best move, so any other
+    /// move is wrong (`None`); an OBF line may leave moves out, so only the
+    /// ones it scores lower are.
+    worse: Option<Vec<OthelloMove>>,
+}
+
+impl From<&FfoPosition> for Known {
+    fn from(p: &FfoPosition) -> Self {
+        Known {
+            source: format!("FFO #{}", p.id),
+            ffo: Some(p.id),
+            score: p.score,
+            best: p.best.clone(),
+            worse: None,
+        }
+    }
 }
 
 /// The JSON form of one solved position.
@@ -90,10 +130,11 @@ struct SolveJson {
     check: Option<CheckJson>,
 }
 
-/// The known solution of an FFO position and whether ours agrees.
+/// The known solution of a position and whether ours agrees.
 #[derive(Serialize)]
 struct CheckJson {
-    ffo: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ffo: Option<u32>,
     expected_score: i32,
     expected_moves: Vec<String>,
     correct: bool,
@@ -142,8 +183,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         if !correct {
             if let Some(known) = &job.known {
                 eprintln!(
-                    "splitpoint: FFO #{}: expected {} ({}), found {} ({})",
-                    known.id,
+                    "splitpoint: {}: expected {} ({}), found {} ({})",
+                    known.source,
                     report::score(known.score),
                     move_list(&known.best),
                     report::score(result.score),
@@ -180,10 +221,14 @@ pub fn solve(
     engine.search(pos, &solve_limits(pos))
 }
 
-/// Whether a result matches the known solution: the same score, by one of the
-/// moves known to reach it.
-fn agrees(known: &FfoPosition, result: &SearchResult<OthelloMove>) -> bool {
-    result.score == known.score && result.best_move.is_some_and(|m| known.best.contains(&m))
+/// Whether a result matches the known solution: the same score, by a move
+/// not known to score less.
+fn agrees(known: &Known, result: &SearchResult<OthelloMove>) -> bool {
+    result.score == known.score
+        && result.best_move.is_some_and(|m| match &known.worse {
+            None => known.best.contains(&m),
+            Some(worse) => !worse.contains(&m),
+        })
 }
 
 /// The positions the flags name, all read and checked before any is solved.
@@ -209,7 +254,7 @@ fn jobs(args: &SolveArgs) -> Result<Vec<Job>> {
         .map(|&id| match suite.iter().find(|p| p.id == id) {
             Some(p) => Ok(Job {
                 position: p.position,
-                known: Some(p.clone()),
+                known: Some(Known::from(p)),
             }),
             None => Err(Error::input(format!(
                 "--ffo: no FFO position #{id} (the suite holds #40 to #59)"
@@ -218,7 +263,7 @@ fn jobs(args: &SolveArgs) -> Result<Vec<Job>> {
         .collect()
 }
 
-/// Reads a file of positions: one a line, `#` starts a comment, blank lines
+/// Reads a file of positions: one a line (see [`parse_line`]), blank lines
 /// are ignored. An error names the file and the line.
 fn read_file(path: &str) -> Result<Vec<Job>> {
     let mut text = String::new();
@@ -231,21 +276,76 @@ fn read_file(path: &str) -> Result<Vec<Job>> {
 
     let mut jobs = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let content = line.split('#').next().unwrap_or("");
-        if content.trim().is_empty() {
-            continue;
+        let at = format!("{path} line {}", n + 1);
+        match parse_line(line) {
+            Ok(None) => {}
+            Ok(Some((position, scored))) => jobs.push(Job {
+                position,
+                known: known_from_scores(&at, &scored),
+            }),
+            Err(e) => return Err(Error::input(format!("{at}: {e}"))),
         }
-        let position = Othello::parse_position(content)
-            .map_err(|e| Error::input(format!("{path} line {}: {e}", n + 1)))?;
-        jobs.push(Job {
-            position,
-            known: None,
-        });
     }
     if jobs.is_empty() {
         return Err(Error::input(format!("{path}: no positions in the file")));
     }
     Ok(jobs)
+}
+
+/// One line of a position file: `None` when it is blank or a comment (`#`
+/// for ours, `%` for Edax's), else the position and its scored moves.
+///
+/// A position is the board and the side to move, alone or in Edax's OBF
+/// form: ended by `;` and followed by `MOVE:SCORE;` fields (`G8:+18;`, a
+/// pass written `PS`), each move legal and each score a disc difference.
+fn parse_line(line: &str) -> std::result::Result<Option<ScoredPosition>, String> {
+    let content = line.split(['#', '%']).next().unwrap_or_default();
+    if content.trim().is_empty() {
+        return Ok(None);
+    }
+    let mut fields = content.split(';');
+    let board = fields.next().unwrap_or_default();
+    let position = Othello::parse_position(board).map_err(|e| e.to_string())?;
+    let mut scored = Vec::new();
+    for field in fields.map(str::trim).filter(|f| !f.is_empty()) {
+        let Some((mv, score)) = field.split_once(':') else {
+            return Err(format!("expected MOVE:SCORE after ';', found '{field}'"));
+        };
+        let mv = match mv.trim() {
+            ps if ps.eq_ignore_ascii_case("ps") => "pass",
+            mv => mv,
+        };
+        let mv = position
+            .parse_move(mv)
+            .map_err(|e| format!("'{field}': {}", e.message))?;
+        let score = match score.trim().parse::<i32>() {
+            Ok(s) if (-64..=64).contains(&s) => s,
+            _ => {
+                return Err(format!(
+                    "'{field}': the score is not a disc difference (-64 to 64)"
+                ));
+            }
+        };
+        scored.push((mv, score));
+    }
+    Ok(Some((position, scored)))
+}
+
+/// A position read from a file, with the moves scored on its line.
+type ScoredPosition = (Othello, Vec<(OthelloMove, i32)>);
+
+/// The solution scored moves give: the best score, and the moves reaching it.
+fn known_from_scores(source: &str, scored: &[(OthelloMove, i32)]) -> Option<Known> {
+    let score = scored.iter().map(|&(_, s)| s).max()?;
+    let (best, worse) = scored.iter().partition(|&&(_, s)| s == score);
+    let moves = |list: Vec<(OthelloMove, i32)>| list.into_iter().map(|(m, _)| m).collect();
+    Some(Known {
+        source: source.to_string(),
+        ffo: None,
+        score,
+        best: moves(best),
+        worse: Some(moves(worse)),
+    })
 }
 
 fn to_json(job: &Job, r: &SearchResult<OthelloMove>, correct: bool) -> SolveJson {
@@ -259,7 +359,7 @@ fn to_json(job: &Job, r: &SearchResult<OthelloMove>, correct: bool) -> SolveJson
         nps: r.nps(),
         pv: line_text(&job.position, &r.pv),
         check: job.known.as_ref().map(|k| CheckJson {
-            ffo: k.id,
+            ffo: k.ffo,
             expected_score: k.score,
             expected_moves: k.best.iter().map(|m| m.to_string()).collect(),
             correct,
@@ -285,7 +385,8 @@ fn write_row(
         "{:>4} {:>7} {:>6} {:>5} {:>13} {:>9.3} {:>8}{expected}",
         job.known
             .as_ref()
-            .map_or("-".to_string(), |k| k.id.to_string()),
+            .and_then(|k| k.ffo)
+            .map_or("-".to_string(), |id| id.to_string()),
         job.position.empty_count(),
         report::score(r.score),
         r.best_move.map_or("-".to_string(), |m| m.to_string()),

@@ -41,7 +41,7 @@ use crate::protocol::{
   > ucci
   > position startpos moves h2e2 h9g7
   > go depth 6
-  ... info lines, then bestmove h0g2")]
+  ... info lines, then bestmove g3g4")]
 pub struct UcciArgs {}
 
 /// Runs `splitpoint ucci` on standard input and output.

@@ -6,6 +6,11 @@
 //! (`h3e3`, `a10a9`). The session machinery (the search thread, stopping,
 //! clocks) lives in [`crate::protocol`], shared with `splitpoint ucci`.
 //!
+//! `bench` prints the build signature of the session's game, as
+//! `splitpoint bench --signature --game chess|xiangqi` does (and Stockfish's
+//! `bench`): the same positions, depth and table size, so the same `Nodes
+//! searched`, whatever the session's options.
+//!
 //! Nothing on input ends the session but `quit` or the end of input; a line
 //! that cannot be understood is answered with `info string` and ignored (the
 //! quoted line's control characters escaped, see [`crate::protocol::Output`]).
@@ -19,6 +24,8 @@ use std::time::Duration;
 
 use clap::Args;
 use splitpoint::{Algorithm, Limits, MAX_DEPTH};
+use splitpoint_bench::signature;
+use splitpoint_bench::suite::GameName;
 use splitpoint_games::chess::Chess;
 use splitpoint_games::xiangqi::Xiangqi;
 
@@ -39,7 +46,8 @@ use splitpoint::Game;
 /// `position startpos|fen … [moves …]`, `go` with `depth`, `movetime`,
 /// `nodes`, clocks (`wtime btime winc binc movestogo`), `infinite` or
 /// `ponder`, then `stop`, `ponderhit`, `setoption` and `quit`. A bare `go`
-/// searches until `stop`.
+/// searches until `stop`. `bench` prints the build signature (see `splitpoint
+/// bench --signature`).
 ///
 /// Options: UCI_Variant (chess or xiangqi; xiangqi moves count ranks 1-10,
 /// as Fairy-Stockfish writes them), Threads, Hash (MiB), Algorithm (auto:
@@ -164,6 +172,7 @@ impl<G: ProtocolGame> Reader<G> {
             "position" => self.position(&rest),
             "go" => self.go(&rest),
             "stop" | "ponderhit" => self.session.request_stop(),
+            "bench" => self.bench(),
             "quit" => return Some(End::Quit),
             // Accepted and ignored: we have no debug output and need no registration.
             "debug" | "register" => {}
@@ -197,6 +206,21 @@ impl<G: ProtocolGame> Reader<G> {
         out.line("option name Exact type check default false");
         out.line("option name Clear Hash type button");
         out.line("uciok");
+    }
+
+    /// `bench`: the signature of this variant's game, searched on this
+    /// thread with an engine of its own (a search under way goes on, and
+    /// shares the processor).
+    fn bench(&self) {
+        let game = if G::VARIANT == Xiangqi::VARIANT {
+            GameName::Xiangqi
+        } else {
+            GameName::Chess
+        };
+        let out = self.session.out();
+        if let Err(e) = signature::run(&[game], |line| out.line(line)) {
+            out.info(&format!("bench: {e}"));
+        }
     }
 
     /// `setoption name NAME [value VALUE]`; names are case-insensitive.

@@ -463,21 +463,54 @@ fn a_bad_line_in_a_file_is_named() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// clap's own errors (unknown flag or command, missing or invalid value)
+/// are one line and status 2 like every other bad input; help and version
+/// still print in full, status 0.
 #[test]
-fn usage_errors_exit_2_without_a_panic() {
-    for args in [
-        &["search"][..],
-        &["search", "othello", "--bogus"],
-        &["perft", "othello", "three"],
-        &["solve", "othello", "--file", "a", "--position", "start"],
-        &["frobnicate"],
-    ] {
-        let out = splitpoint(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains("error"), "{args:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+fn usage_errors_are_one_line_and_status_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["search"],
+            "the following required arguments were not provided: <GAME>; see 'splitpoint search --help'",
+        ),
+        (
+            &["search", "othello", "--bogus"],
+            "unexpected argument '--bogus' found; see 'splitpoint search --help'",
+        ),
+        (
+            &["search", "othello", "--dept", "3"],
+            "(a similar argument exists: '--depth')",
+        ),
+        (
+            &["perft", "othello", "three"],
+            "invalid value 'three' for '<DEPTH>'",
+        ),
+        (
+            &["search", "othello", "--moves"],
+            "a value is required for '--moves <MOVES>'",
+        ),
+        (
+            &["solve", "othello", "--file", "a", "--position", "start"],
+            "the argument '--file <FILE>' cannot be used with '--position <POS>'",
+        ),
+        (
+            &["frobnicate"],
+            "unrecognized subcommand 'frobnicate'; see 'splitpoint --help'",
+        ),
+        (&["search", "othello", "--bo\ngus"], r"'--bo\ngus'"),
+    ];
+    for (args, expected) in cases {
+        let stderr = rejected(args);
+        assert!(
+            stderr.contains(expected),
+            "{args:?}: {stderr:?} lacks {expected:?}"
+        );
     }
+    for args in [&["--help"][..], &["search", "--help"], &["-h"]] {
+        let out = success(args);
+        assert!(out.contains("Usage: splitpoint"), "{args:?}: {out}");
+    }
+    assert!(success(&["--version"]).starts_with("splitpoint "));
 }
 
 #[test]
@@ -631,4 +664,329 @@ fn bad_input_is_echoed_with_control_characters_escaped() {
             "{args:?}: {stderr:?} lacks {expected:?}"
         );
     }
+}
+
+/// The start position as text: its a1 is empty, so it starts with '-'.
+fn start_text() -> String {
+    Othello::start().position_text()
+}
+
+/// ENDGAME_X turned half a turn: the same game, its text starting with '-'.
+fn endgame_from_a_hyphen() -> String {
+    let (board, side) = ENDGAME_X.split_once(' ').unwrap();
+    format!("{} {side}", board.chars().rev().collect::<String>())
+}
+
+/// An Othello position may start with '-' (an empty a1) after `-p` or
+/// `--position`, in every command that takes one; the flags after it still
+/// count, and a position left out is named, not taken from the next flag.
+#[test]
+fn positions_may_start_with_a_hyphen() {
+    let start = start_text();
+    assert!(start.starts_with('-'));
+    let value = json(&["search", "othello", "-p", &start, "--depth", "2", "--json"]);
+    assert_eq!(value["depth"], 2);
+    assert_legal(&start, &[], value["best_move"].as_str().unwrap());
+    let value = json(&["perft", "othello", "3", "--position", &start, "--json"]);
+    assert_eq!(value["nodes"], 56);
+    let moves = success(&["moves", "othello", "-p", &start, "--moves", "f5"]);
+    assert_eq!(moves, success(&["moves", "othello", "--moves", "f5"]));
+    let endgame = endgame_from_a_hyphen();
+    assert!(endgame.starts_with('-'));
+    let value = json(&["solve", "othello", "-p", &endgame, "--json"]);
+    assert_eq!(value["score"], exact_score(ENDGAME_X));
+
+    for (args, flag) in [
+        (&["search", "othello", "-p", "--depth", "3"][..], "--depth"),
+        (&["search", "othello", "--position", "--json"], "--json"),
+        (&["perft", "othello", "2", "-p", "-m", "f5"], "-m"),
+        (&["solve", "othello", "--position", "-t", "2"], "-t"),
+    ] {
+        let stderr = rejected(args);
+        let expected = format!("--position: a value is required (found the flag '{flag}')");
+        assert!(stderr.contains(&expected), "{args:?}: {stderr}");
+    }
+}
+
+/// Each legal move of an Othello position with its exact score, in Edax's
+/// OBF text (`E8:+12;`).
+fn obf_moves(position: &str) -> Vec<(String, i32)> {
+    let pos = Othello::parse_position(position).unwrap();
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let score = -exact_score(&pos.play(m).position_text());
+            (pos.move_text(m).to_uppercase(), score)
+        })
+        .collect()
+}
+
+/// `solve --file` reads Edax's OBF lines: the position ended by ';', scored
+/// moves checked (a disagreement is status 1), '%' comments; a bad field is
+/// bad input naming the line.
+#[test]
+fn solve_reads_edax_obf_lines() {
+    let dir = std::env::temp_dir().join(format!("splitpoint-cli-obf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scored = obf_moves(ENDGAME_X);
+    let best = scored.iter().map(|(_, s)| *s).max().unwrap();
+    assert_eq!(best, exact_score(ENDGAME_X));
+    let fields: String = scored.iter().map(|(m, s)| format!(" {m}:{s:+};")).collect();
+    let file = dir.join("endgames.obf");
+    std::fs::write(
+        &file,
+        format!("% Edax's OBF\n{ENDGAME_X};{fields} % every move\n{ENDGAME_O};\n"),
+    )
+    .unwrap();
+    let out = success(&[
+        "solve",
+        "othello",
+        "--file",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["score"], best);
+    assert_eq!(lines[0]["expected_score"], best);
+    assert_eq!(lines[0]["correct"], true);
+    assert!(lines[0].get("ffo").is_none(), "{}", lines[0]);
+    assert_eq!(lines[1]["score"], exact_score(ENDGAME_O));
+    assert!(lines[1].get("correct").is_none(), "{}", lines[1]);
+
+    // A wrong score is a wrong answer, named by its line: status 1.
+    let (best_move, _) = scored.iter().find(|(_, s)| *s == best).unwrap();
+    let wrong = dir.join("wrong.obf");
+    std::fs::write(
+        &wrong,
+        format!("{ENDGAME_X}; {best_move}:{:+};\n", best + 2),
+    )
+    .unwrap();
+    let out = splitpoint(&["solve", "othello", "--file", wrong.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("wrong.obf line 1: expected"), "{stderr}");
+
+    let bad = dir.join("bad.obf");
+    for (field, expected) in [
+        ("G9:+2", "'G9:+2': expected a square"),
+        ("junk", "expected MOVE:SCORE after ';', found 'junk'"),
+        (&format!("{best_move}:+99"), "not a disc difference"),
+        (&format!("{best_move}:x"), "not a disc difference"),
+    ] {
+        std::fs::write(&bad, format!("{ENDGAME_O};\n{ENDGAME_X}; {field};\n")).unwrap();
+        let path = bad.to_str().unwrap();
+        let stderr = rejected(&["solve", "othello", "--file", path]);
+        assert!(stderr.contains(&format!("{path} line 2: ")), "{stderr}");
+        assert!(stderr.contains(expected), "{field}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The embedded suites' lines in `bench --help` keep their indent when a
+/// description is long (clap wraps an overlong line at the margin).
+#[test]
+fn bench_help_lists_the_suites_in_columns() {
+    let out = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+        .args(["bench", "--help"])
+        .env("COLUMNS", "100")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let suites = help.split("Embedded suites:\n").nth(1).unwrap();
+    let suites = suites.split("\n\n").next().unwrap();
+    assert!(suites.contains("  chess-tiny  "), "{suites}");
+    for line in suites.lines() {
+        // A suite's name and its description at column 19, or more of
+        // the description under it.
+        let columns = line.len() > 19 && line.is_char_boundary(19);
+        let (name, description) = line.split_at(if columns { 19 } else { 0 });
+        assert!(
+            name.starts_with("  ") && name.ends_with(' ') && !description.starts_with(' '),
+            "{line:?} in\n{suites}"
+        );
+    }
+}
+
+/// The example session in `ucci --help` ends with the move the engine
+/// really plays.
+#[test]
+fn ucci_help_shows_what_the_session_prints() {
+    use std::io::{BufRead, BufReader};
+    let help = success(&["ucci", "--help"]);
+    let commands: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.strip_prefix("  > "))
+        .collect();
+    let promised = help
+        .lines()
+        .find_map(|l| {
+            l.split("then ")
+                .nth(1)
+                .filter(|r| r.starts_with("bestmove"))
+        })
+        .unwrap();
+    assert!(commands.iter().any(|c| c.starts_with("go")), "{help}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+        .arg("ucci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for command in &commands {
+        writeln!(stdin, "{command}").unwrap();
+    }
+    let bestmove = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .find(|l| l.starts_with("bestmove"))
+        .unwrap();
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert_eq!(bestmove, promised);
+}
+
+/// A built-in suite says its game: `--game` defaults to it, and a different
+/// `--game` is an error. `--algo` is `--algos`' and `--algorithm`'s alias.
+#[test]
+fn a_suite_name_implies_its_game() {
+    let dir = std::env::temp_dir().join(format!("splitpoint-cli-suite-{}", std::process::id()));
+    let out = success(&[
+        "bench",
+        "--suite",
+        "chess-tiny",
+        "--algo",
+        "serial",
+        "--threads",
+        "1",
+        "--runs",
+        "1",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.contains("chess-tiny"), "{out}");
+    let stderr = rejected(&["bench", "--game", "othello", "--suite", "chess-tiny"]);
+    assert!(stderr.contains("is a chess suite, not othello"), "{stderr}");
+    let stderr = rejected(&["selfplay", "--game", "othello", "--suite", "synthetic-tiny"]);
+    assert!(
+        stderr.contains("is a synthetic suite, not othello"),
+        "{stderr}"
+    );
+
+    // Synthetic games end with a leaf's value, not +1/0/-1: the footer says so.
+    let out = success(&[
+        "selfplay",
+        "--suite",
+        "synthetic-tiny",
+        "--depth",
+        "2",
+        "-n",
+        "1",
+    ]);
+    let footer = out.lines().last().unwrap();
+    assert!(footer.contains("the value of the leaf"), "{out}");
+    assert!(!footer.contains("+1"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let value = json(&[
+        "solve", "othello", "--algo", "dts", "-t", "2", "-p", ENDGAME_O, "--json",
+    ]);
+    assert_eq!(value["score"], exact_score(ENDGAME_O));
+    let value = json(&[
+        "search", "othello", "--algo", "dts", "-t", "2", "--depth", "3", "--json",
+    ]);
+    assert_eq!(value["algorithm"], "dts");
+}
+
+/// The README's synopsis shows every flag of every command.
+#[test]
+fn the_readme_synopsis_lists_every_flag() {
+    let readme = include_str!("../../../README.md");
+    let synopsis = readme.split("## The command").nth(1).unwrap();
+    let synopsis = synopsis.split("```").nth(1).unwrap();
+    let long_flags = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+            .map(str::to_string)
+            .collect()
+    };
+    for command in [
+        "bench", "selfplay", "search", "solve", "perft", "moves", "uci", "ucci", "hub", "stress",
+    ] {
+        // The command's lines: its own and the indented ones after it.
+        let mut shown = Vec::new();
+        let mut inside = false;
+        for line in synopsis.lines() {
+            if let Some(rest) = line.strip_prefix("splitpoint ") {
+                inside = rest.split_whitespace().next() == Some(command);
+            }
+            if inside {
+                shown.extend(long_flags(line));
+            }
+        }
+        let help = success(&[command, "--help"]);
+        let options = help.split("Options:").nth(1).unwrap();
+        for line in options.lines().filter(|l| l.trim_start().starts_with('-')) {
+            let Some(flag) = long_flags(line).into_iter().next() else {
+                continue;
+            };
+            if flag != "--help" && flag != "--version" {
+                assert!(
+                    shown.contains(&flag),
+                    "the README's synopsis lacks {command} {flag}"
+                );
+            }
+        }
+    }
+}
+
+/// docs/ARCHITECTURE.md names every dependency of every crate.
+#[test]
+fn the_architecture_names_every_dependency() {
+    let architecture = include_str!("../../../docs/ARCHITECTURE.md");
+    let crates = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    for krate in [
+        "splitpoint",
+        "splitpoint-games",
+        "splitpoint-bench",
+        "splitpoint-cli",
+    ] {
+        let row = architecture
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{krate}` |")))
+            .unwrap_or_else(|| panic!("no row for {krate}"));
+        let depends_on = row.rsplit(" | ").next().unwrap();
+        let manifest = std::fs::read_to_string(format!("{crates}/{krate}/Cargo.toml")).unwrap();
+        let dependencies = manifest.split("[dependencies]\n").nth(1).unwrap();
+        let dependencies = dependencies.split("\n[").next().unwrap();
+        for line in dependencies
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let name = line.split(['=', '.', ' ']).next().unwrap();
+            assert!(
+                depends_on.contains(&format!("`{name}`")),
+                "docs/ARCHITECTURE.md: {krate} depends on {name}"
+            );
+        }
+    }
+}
+
+/// The binary is not documented: its docs would overwrite the `splitpoint`
+/// library's (`cargo doc` warns of the collision).
+#[test]
+fn the_binary_has_no_docs_of_its_own() {
+    let manifest = include_str!("../Cargo.toml");
+    let bin = manifest.split("[[bin]]").nth(1).unwrap();
+    let bin = bin.split("\n[").next().unwrap();
+    assert!(bin.contains("name = \"splitpoint\""), "{bin}");
+    assert!(bin.contains("doc = false"), "{bin}");
 }

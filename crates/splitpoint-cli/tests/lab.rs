@@ -39,14 +39,16 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("| CPUS | Time (s) | Speedup | Nodes | NPS |"),
+        stdout.contains("| CPUS | Time (s) | Speedup over serial | Nodes | NPS |"),
         "{stdout}"
     );
-    assert!(stdout.contains("### Summary"));
+    assert!(stdout.contains("### Summary: speedup over serial"));
     for file in [
         "results.json",
         "speedup.svg",
         "speedup.png",
+        "overhead.svg",
+        "overhead.png",
         "time_vs_depth.svg",
     ] {
         assert!(dir.join(file).is_file(), "{file} missing");
@@ -54,7 +56,50 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("results.json")).unwrap()).unwrap();
     assert!(json["rows"].as_array().is_some_and(|r| !r.is_empty()));
+    // The command line that made it, as given.
+    let command_line: Vec<&str> = json["command_line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect();
+    assert_eq!(command_line[1..4], ["bench", "--game", "synthetic"]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The build signature: the same node count every time, printed last as
+/// Stockfish prints it, after the time and the speed.
+#[test]
+fn bench_signature_counts_the_same_nodes_twice() {
+    let counts: Vec<u64> = (0..2)
+        .map(|_| {
+            let out = splitpoint(&["bench", "--signature"]);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let lines: Vec<&str> = stdout.lines().collect();
+            for game in ["othello", "chess", "draughts", "xiangqi", "synthetic"] {
+                assert!(
+                    lines
+                        .iter()
+                        .any(|l| l.starts_with(game) && l.contains(" nodes")),
+                    "{game}: {stdout}"
+                );
+            }
+            let [time, nps, nodes] = lines[lines.len() - 3..] else {
+                panic!("{stdout}")
+            };
+            assert!(time.starts_with("Total time (ms): "), "{stdout}");
+            assert!(nps.starts_with("Nodes/second: "), "{stdout}");
+            let count = nodes.strip_prefix("Nodes searched: ").expect("last line");
+            count.parse().expect("a number")
+        })
+        .collect();
+    assert_eq!(counts[0], counts[1]);
+    assert!(counts[0] > 100_000, "{counts:?}");
 }
 
 #[test]
@@ -98,6 +143,10 @@ fn bench_and_selfplay_reject_bad_input_with_status_2() {
         &["bench", "--depth", "0"],
         &["bench", "--game", "go"],
         &["bench", "--suite", "othello-ffo", "--depth", "5"],
+        &["bench", "--quick", "--game", "chess"],
+        &["bench", "--quick", "--threads", "4"],
+        &["bench", "--signature", "--threads", "2"],
+        &["bench", "--signature", "--game", "go"],
         &["selfplay", "--a", "ybw:x"],
         &["selfplay", "--b", "nonsense:2"],
         &["selfplay", "--depth", "500"],

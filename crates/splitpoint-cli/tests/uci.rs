@@ -174,3 +174,36 @@ fn garbage_is_answered_with_info_string() {
     engine.until(|l| l.starts_with("info depth 1 "));
     engine.finish();
 }
+
+/// `bench` in a session prints the build signature of its game: the same
+/// node count as `splitpoint bench --signature --game chess|xiangqi`,
+/// whatever the session's options.
+#[test]
+fn bench_prints_the_signature_of_the_sessions_game() {
+    let signature = |game: &str| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+            .args(["bench", "--signature", "--game", game])
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success());
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        stdout.lines().last().expect("a last line").to_string()
+    };
+    let mut engine = start();
+    engine.send("setoption name Hash value 1");
+    engine.send("setoption name Threads value 2");
+    engine.send("bench");
+    let chess = engine.until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(chess.last().unwrap(), &signature("chess"), "{chess:?}");
+    assert!(chess.iter().any(|l| l.starts_with("Nodes/second: ")));
+    engine.send("setoption name UCI_Variant value xiangqi");
+    engine.send("bench");
+    let xiangqi = engine.until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(
+        xiangqi.last().unwrap(),
+        &signature("xiangqi"),
+        "{xiangqi:?}"
+    );
+    assert_ne!(chess.last(), xiangqi.last());
+    engine.finish();
+}

@@ -18,7 +18,9 @@ mod named;
 #[cfg(any(feature = "chess", feature = "draughts", feature = "xiangqi"))]
 mod repetition;
 
-/// The README's code, compiled and run as a doctest so it stays true.
+/// The README's code, compiled and run as a doctest so it stays true, and
+/// free of warnings (a reader copies it).
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
+#[doc(test(attr(deny(warnings))))]
 struct ReadmeDoctests;
