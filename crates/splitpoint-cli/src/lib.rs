@@ -103,14 +103,19 @@ pub struct ParallelArgs {
     pub tt: String,
 }
 
-impl ParallelArgs {
-    /// The most threads an engine may be given.
-    const MAX_THREADS: usize = 256;
+/// The most threads an engine may be given: on the command line, in every
+/// protocol's option and in the stress harness.
+pub const MAX_THREADS: usize = 256;
+/// The largest transposition table, in MiB, wherever a size is given. The
+/// table is allocated fallibly and zeroed lazily, so a size the machine
+/// cannot give is a one-line error (or a protocol remark), never an abort.
+pub const MAX_HASH_MIB: usize = 65_536;
 
+impl ParallelArgs {
     /// Sets `engine`'s algorithm and thread count.
     pub fn apply<G: Game, E: Evaluator<G>>(&self, engine: &mut Engine<G, E>) -> Result<()> {
-        if !(1..=Self::MAX_THREADS).contains(&self.threads) {
-            let max = Self::MAX_THREADS;
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            let max = MAX_THREADS;
             return Err(Error::input(format!(
                 "--threads: {} is out of range (1 to {max})",
                 self.threads
@@ -279,8 +284,7 @@ pub fn check_depth(flag: &str, depth: i64) -> Result<i32> {
 
 /// Checks a transposition-table size in MiB.
 pub fn check_hash(mib: u64) -> Result<usize> {
-    const MAX_HASH_MIB: u64 = 1 << 16;
-    if mib > MAX_HASH_MIB {
+    if mib > MAX_HASH_MIB as u64 {
         return Err(Error::input(format!(
             "--hash: {mib} MiB is more than the {MAX_HASH_MIB} MiB allowed"
         )));

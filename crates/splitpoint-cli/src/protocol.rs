@@ -45,11 +45,8 @@ pub const NAME: &str = concat!("splitpoint ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE: &str = "splitpoint";
 /// The engine's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// The most threads the Threads option allows.
-pub const MAX_THREADS: usize = 256;
-/// The Hash option's bounds and default, in MiB.
-/// (A GUI may offer the whole range; more than this could exhaust memory.)
-pub const MAX_HASH_MIB: usize = 8192;
+/// The Threads and Hash options' upper bounds: the command line's.
+pub use crate::{MAX_HASH_MIB, MAX_THREADS};
 /// The table size until an option changes it, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
 /// Time kept back from every clock budget for the GUI's and the pipe's delays.

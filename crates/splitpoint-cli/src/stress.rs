@@ -26,6 +26,7 @@ use clap::Args;
 use splitpoint::{Algorithm, Engine, Limits, Score};
 use splitpoint_bench::suite::Suite;
 
+use crate::MAX_THREADS;
 use crate::error::{Error, Result};
 use crate::games::{CliGame, GameCommand, GameName, dispatch, parse_game};
 
@@ -90,8 +91,6 @@ pub struct StressArgs {
     max_stop_ms: Option<f64>,
 }
 
-/// The most threads a case may use.
-const MAX_THREADS: usize = 256;
 /// Every exact-mode search has this cap on its time, as a backstop.
 const EXACT_CAP: Duration = Duration::from_secs(5);
 /// Time allowed for a search's first iteration before a stop is sent.

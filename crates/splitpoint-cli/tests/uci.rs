@@ -207,3 +207,47 @@ fn bench_prints_the_signature_of_the_sessions_game() {
     assert_ne!(chess.last(), xiangqi.last());
     engine.finish();
 }
+
+/// One set of limits: the Hash and Threads options offer what the command
+/// line accepts (the protocols once capped Hash at 8192 MiB, the command
+/// line at 65536).
+#[test]
+fn the_options_offer_the_command_lines_limits() {
+    let mut engine = start();
+    engine.send("uci");
+    let hello = engine.until(|l| l == "uciok");
+    let max_of = |option: &str| -> u64 {
+        let line = hello
+            .iter()
+            .find(|l| l.starts_with(&format!("option name {option} type spin")))
+            .unwrap_or_else(|| panic!("no {option} option: {hello:?}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "max").expect("a max");
+        words[at + 1].parse().expect("a number")
+    };
+    let (hash, threads) = (max_of("Hash"), max_of("Threads"));
+    engine.finish();
+    let search = |flag: &str, value: u64| {
+        Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+            .args([
+                "search",
+                "othello",
+                "--depth",
+                "1",
+                flag,
+                &value.to_string(),
+            ])
+            .output()
+            .unwrap()
+    };
+    for (flag, max) in [("--hash", hash), ("--threads", threads)] {
+        let over = search(flag, max + 1);
+        assert_eq!(over.status.code(), Some(2), "{flag} {}", max + 1);
+        let stderr = String::from_utf8_lossy(&over.stderr);
+        assert!(stderr.contains(&max.to_string()), "{flag}: {stderr}");
+    }
+    // The largest allowed is accepted (the table is zeroed lazily; a
+    // machine that cannot give it says so in one line, status 2).
+    let at_max = search("--threads", threads);
+    assert!(at_max.status.success(), "{at_max:?}");
+}
