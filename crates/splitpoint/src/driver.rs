@@ -170,10 +170,8 @@ pub(crate) trait RootSearch<G: Game> {
         beta: Score,
         depth: i32,
     ) -> Option<Score>;
-    /// The principal variation of the last completed root search.
-    fn pv(&self) -> &[G::Move];
-    /// This thread's counters so far.
-    fn stats(&self) -> Stats;
+    /// The worker searching: its PV and counters make the iteration's result.
+    fn worker(&self) -> &Worker<G>;
 }
 
 /// The recursive search of one worker as a [`RootSearch`].
@@ -197,12 +195,8 @@ impl<G: Game, E: Evaluator<G>> RootSearch<G> for Recursive<'_, '_, G, E> {
         (!self.worker.stopped()).then_some(score)
     }
 
-    fn pv(&self) -> &[G::Move] {
-        self.worker.pv()
-    }
-
-    fn stats(&self) -> Stats {
-        self.worker.stats
+    fn worker(&self) -> &Worker<G> {
+        self.worker
     }
 }
 
@@ -260,8 +254,8 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         result.best_move = Some(root_moves[0].mv);
         result.score = score;
         result.depth = depth;
-        result.pv = search.pv().to_vec();
-        result.stats = search.stats();
+        result.pv = search.worker().pv().to_vec();
+        result.stats = search.worker().stats;
         result.elapsed = job.start.elapsed();
         on_iteration(&result);
         // A proven result cannot change with more depth.

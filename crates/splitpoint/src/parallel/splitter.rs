@@ -173,92 +173,6 @@ impl<G: Game> Splitter<G> {
         false
     }
 
-    /// YBW's split: see [`NodeHook::try_split`]. Splits when the rules allow
-    /// and a helper is idle; the owner then works like a helper and helps
-    /// below its split point until the last helper leaves.
-    fn split<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
-        let rules = &self.rules;
-        if node.depth < rules.min_depth
-            || node.ply > rules.max_ply
-            || moves.len() < rules.min_moves_left
-        {
-            return None;
-        }
-        if rules.strong && node.entry_type == NodeType::Cut && keys.iter().any(|&k| k >= PROMISING)
-        {
-            return None;
-        }
-        let me = &self.threads[ctx.thread];
-        let slot = me.used.load(Relaxed);
-        if self.idle.load(Relaxed) == 0 || slot == YBW_SPLITS_PER_THREAD {
-            worker.stats.splits_refused += 1;
-            return None;
-        }
-
-        // Publish the split point.
-        let id = ctx.thread * YBW_SPLITS_PER_THREAD + slot;
-        let sp = &self.split_points[id];
-        {
-            let mut d = sp.lock();
-            d.pos = Some(node.pos.clone());
-            d.depth = node.depth;
-            d.ply = node.ply;
-            d.node_type = node.node_type;
-            d.moves.clear();
-            d.moves.extend(moves.iter().copied());
-            d.keys.clear();
-            d.keys.extend(keys.iter().copied());
-            d.next = 0;
-            d.result = SharedResult::new(node.alpha, node.beta, node.best);
-            sp.cutoff.store(false, Relaxed);
-            sp.parent.store(me.current.load(Relaxed), Relaxed);
-            sp.ply.store(node.ply, Relaxed);
-            sp.workers.store(1, Relaxed);
-            me.used.store(slot + 1, Relaxed);
-            me.current.store(id, Relaxed);
-            sp.open.store(true, Release);
-        }
-        worker.stats.splits += 1;
-        self.wake_sleepers();
-
-        // Search moves like any helper. `work_at` returns with the split
-        // point closed, so nobody attaches from now on: wait for the helpers
-        // still here, helping below meanwhile.
-        self.work_at(worker, ctx, id);
-        debug_assert!(
-            !sp.open.load(Relaxed),
-            "work_at returns with the split point closed"
-        );
-        let mut backoff = Backoff::new(idle::OWNER);
-        while sp.workers.load(Acquire) > 1 {
-            if self.help_below(worker, ctx, id) {
-                backoff.reset();
-                continue;
-            }
-            backoff.snooze(&self.owners, || {
-                sp.workers.load(SeqCst) <= 1
-                    || self.find_open(|c| self.descends_from(c, id)).is_some()
-            });
-        }
-        me.current.store(sp.parent.load(Relaxed), Relaxed);
-        me.used.store(slot, Relaxed);
-        worker.refresh_stopped(ctx);
-
-        let d = sp.lock();
-        let r = &d.result;
-        if r.best_move.is_some() {
-            worker.set_pv_line(node.ply, &r.pv);
-        }
-        Some((r.best, r.best_move))
-    }
-
     /// Takes moves from split point `id` and searches them until none is left,
     /// a cutoff happens, or the search stops.
     fn work_at<E: Evaluator<G>>(
@@ -478,6 +392,9 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
         self.cut_off_above(thread)
     }
 
+    /// YBW's split: see [`NodeHook::try_split`]. Splits when the rules allow
+    /// and a helper is idle; the owner then works like a helper and helps
+    /// below its split point until the last helper leaves.
     fn try_split(
         &self,
         worker: &mut Worker<G>,
@@ -486,7 +403,79 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
         moves: &[G::Move],
         keys: &[i64],
     ) -> Option<(Score, Option<G::Move>)> {
-        self.split(worker, ctx, node, moves, keys)
+        let rules = &self.rules;
+        if node.depth < rules.min_depth
+            || node.ply > rules.max_ply
+            || moves.len() < rules.min_moves_left
+        {
+            return None;
+        }
+        if rules.strong && node.entry_type == NodeType::Cut && keys.iter().any(|&k| k >= PROMISING)
+        {
+            return None;
+        }
+        let me = &self.threads[ctx.thread];
+        let slot = me.used.load(Relaxed);
+        if self.idle.load(Relaxed) == 0 || slot == YBW_SPLITS_PER_THREAD {
+            worker.stats.splits_refused += 1;
+            return None;
+        }
+
+        // Publish the split point.
+        let id = ctx.thread * YBW_SPLITS_PER_THREAD + slot;
+        let sp = &self.split_points[id];
+        {
+            let mut d = sp.lock();
+            d.pos = Some(node.pos.clone());
+            d.depth = node.depth;
+            d.ply = node.ply;
+            d.node_type = node.node_type;
+            d.moves.clear();
+            d.moves.extend(moves.iter().copied());
+            d.keys.clear();
+            d.keys.extend(keys.iter().copied());
+            d.next = 0;
+            d.result = SharedResult::new(node.alpha, node.beta, node.best);
+            sp.cutoff.store(false, Relaxed);
+            sp.parent.store(me.current.load(Relaxed), Relaxed);
+            sp.ply.store(node.ply, Relaxed);
+            sp.workers.store(1, Relaxed);
+            me.used.store(slot + 1, Relaxed);
+            me.current.store(id, Relaxed);
+            sp.open.store(true, Release);
+        }
+        worker.stats.splits += 1;
+        self.wake_sleepers();
+
+        // Search moves like any helper. `work_at` returns with the split
+        // point closed, so nobody attaches from now on: wait for the helpers
+        // still here, helping below meanwhile.
+        self.work_at(worker, ctx, id);
+        debug_assert!(
+            !sp.open.load(Relaxed),
+            "work_at returns with the split point closed"
+        );
+        let mut backoff = Backoff::new(idle::OWNER);
+        while sp.workers.load(Acquire) > 1 {
+            if self.help_below(worker, ctx, id) {
+                backoff.reset();
+                continue;
+            }
+            backoff.snooze(&self.owners, || {
+                sp.workers.load(SeqCst) <= 1
+                    || self.find_open(|c| self.descends_from(c, id)).is_some()
+            });
+        }
+        me.current.store(sp.parent.load(Relaxed), Relaxed);
+        me.used.store(slot, Relaxed);
+        worker.refresh_stopped(ctx);
+
+        let d = sp.lock();
+        let r = &d.result;
+        if r.best_move.is_some() {
+            worker.set_pv_line(node.ply, &r.pv);
+        }
+        Some((r.best, r.best_move))
     }
 }
 

@@ -136,7 +136,6 @@ use crate::search::rules::{
     pick_best,
 };
 use crate::search::{RootMove, SearchContext, Worker};
-use crate::stats::Stats;
 use crate::tt::NO_MOVE;
 
 mod node;

@@ -367,11 +367,7 @@ impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
         (!stopped).then_some(score)
     }
 
-    fn pv(&self) -> &[G::Move] {
-        self.worker.pv()
-    }
-
-    fn stats(&self) -> Stats {
-        self.worker.stats
+    fn worker(&self) -> &Worker<G> {
+        self.worker
     }
 }

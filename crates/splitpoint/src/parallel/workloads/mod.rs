@@ -356,24 +356,6 @@ impl<G: Game> Workloads<G> {
     }
 }
 
-impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
-    #[inline]
-    fn aborted(&self, thread: usize) -> bool {
-        self.chain_broken(thread)
-    }
-
-    fn try_split(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
-        self.publish(worker, ctx, node, moves, keys)
-    }
-}
-
 /// Runs the workload scheme: thread 0 deepens and publishes; the others
 /// subscribe. `join_taken`: idle threads may join taken workloads.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(

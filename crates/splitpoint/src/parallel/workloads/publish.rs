@@ -1,6 +1,7 @@
-//! The publisher's side: publishing a node's remaining moves, waiting for
-//! the last subscriber (helping below its own workload meanwhile), taking
-//! the result back (see the module doc of `workloads`).
+//! The publisher's side, which is the node hook: publishing a node's
+//! remaining moves, waiting for the last subscriber (helping below its own
+//! workload meanwhile), taking the result back (see the module doc of
+//! `workloads`).
 
 use std::sync::atomic::Ordering::*;
 use std::time::{Duration, Instant};
@@ -8,9 +9,86 @@ use std::time::{Duration, Instant};
 use super::*;
 
 impl<G: Game> Workloads<G> {
+    /// Marks every unsearched move searched (a cutoff or a cancel).
+    pub(super) fn flag_all_searched(d: &mut WorkloadData<G>) {
+        for st in d.state.iter_mut() {
+            if *st == MoveState::Unsearched {
+                *st = MoveState::Searched;
+            }
+        }
+        d.cursor = d.moves.len();
+    }
+
+    /// The publisher of the workload in slot `s` (published as `id`) waits
+    /// for its subscribers to leave, helping below meanwhile unless stopped.
+    pub(super) fn wait_for_subscribers<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        s: usize,
+        id: u64,
+    ) {
+        let head = &self.slots[s].head;
+        if head.subscribers.load(Acquire) == 0 {
+            return;
+        }
+        let start = Instant::now();
+        let mut helping = Duration::ZERO;
+        let mut backoff = Backoff::new(idle::OWNER);
+        while head.subscribers.load(Acquire) > 0 {
+            // Helping is worth it only while the workload stands (a cut one's
+            // subscribers are dropping out).
+            let can_help = !worker.stopped() && head.id.load(Relaxed) == id;
+            if can_help {
+                let t = Instant::now();
+                if self.help_below(worker, ctx, id) {
+                    helping += t.elapsed();
+                    backoff.reset();
+                    continue;
+                }
+            }
+            backoff.snooze(&self.publishers, || {
+                head.subscribers.load(SeqCst) == 0
+                    || (can_help
+                        && self
+                            .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
+                            .is_some())
+            });
+        }
+        let waited = start.elapsed().saturating_sub(helping);
+        worker.stats.idle_micros += waited.as_micros() as u64;
+    }
+
+    /// The helpful publisher: works at an open workload below `id`, if any.
+    pub(super) fn help_below<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        id: u64,
+    ) -> bool {
+        let below = |head: &SlotHead| self.chain_contains(head.parent.load(Relaxed), id);
+        match self.find(below) {
+            Some(s) => self.attach_and_work(worker, ctx, s, Some(id)),
+            None => false,
+        }
+    }
+
+    /// Wakes whoever sleeps: a workload was just published.
+    pub(super) fn wake_for_publication(&self) {
+        self.idle.wake();
+        self.publishers.wake();
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
+    #[inline]
+    fn aborted(&self, thread: usize) -> bool {
+        self.chain_broken(thread)
+    }
+
     /// The node's young brothers become a workload (see the module doc);
     /// `None` if the node does not qualify or no slot is free.
-    pub(super) fn publish<E: Evaluator<G>>(
+    fn try_split(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
@@ -90,75 +168,5 @@ impl<G: Game> Workloads<G> {
         };
         head.published.store(false, Release);
         Some(result)
-    }
-
-    /// Marks every unsearched move searched (a cutoff or a cancel).
-    pub(super) fn flag_all_searched(d: &mut WorkloadData<G>) {
-        for st in d.state.iter_mut() {
-            if *st == MoveState::Unsearched {
-                *st = MoveState::Searched;
-            }
-        }
-        d.cursor = d.moves.len();
-    }
-
-    /// The publisher of the workload in slot `s` (published as `id`) waits
-    /// for its subscribers to leave, helping below meanwhile unless stopped.
-    pub(super) fn wait_for_subscribers<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        s: usize,
-        id: u64,
-    ) {
-        let head = &self.slots[s].head;
-        if head.subscribers.load(Acquire) == 0 {
-            return;
-        }
-        let start = Instant::now();
-        let mut helping = Duration::ZERO;
-        let mut backoff = Backoff::new(idle::OWNER);
-        while head.subscribers.load(Acquire) > 0 {
-            // Helping is worth it only while the workload stands (a cut one's
-            // subscribers are dropping out).
-            let can_help = !worker.stopped() && head.id.load(Relaxed) == id;
-            if can_help {
-                let t = Instant::now();
-                if self.help_below(worker, ctx, id) {
-                    helping += t.elapsed();
-                    backoff.reset();
-                    continue;
-                }
-            }
-            backoff.snooze(&self.publishers, || {
-                head.subscribers.load(SeqCst) == 0
-                    || (can_help
-                        && self
-                            .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
-                            .is_some())
-            });
-        }
-        let waited = start.elapsed().saturating_sub(helping);
-        worker.stats.idle_micros += waited.as_micros() as u64;
-    }
-
-    /// The helpful publisher: works at an open workload below `id`, if any.
-    pub(super) fn help_below<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        id: u64,
-    ) -> bool {
-        let below = |head: &SlotHead| self.chain_contains(head.parent.load(Relaxed), id);
-        match self.find(below) {
-            Some(s) => self.attach_and_work(worker, ctx, s, Some(id)),
-            None => false,
-        }
-    }
-
-    /// Wakes whoever sleeps: a workload was just published.
-    pub(super) fn wake_for_publication(&self) {
-        self.idle.wake();
-        self.publishers.wake();
     }
 }
