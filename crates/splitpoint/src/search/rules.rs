@@ -133,7 +133,7 @@ impl<G: Game> Worker<G> {
     /// alpha raises alpha, the best move and the PV, one reaching beta is a
     /// cutoff (counted, and taught to killers and history). Returns whether
     /// it was a cutoff.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fold(
         &mut self,
         node: &mut MoveLoop<G::Move>,

@@ -131,6 +131,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
 
     /// Pushes the child frame `pos`, to be searched as `w` says, one ply
     /// above the top.
+    #[inline(always)]
     pub(super) fn push(&mut self, pos: G, w: ChildWindow) {
         let ChildWindow {
             alpha,
