@@ -156,20 +156,35 @@ pub(crate) struct DepthPlan {
     pub offset: i32,
 }
 
+/// One search of the root moves: the window `(alpha, beta)` and the depth.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootWindow {
+    pub alpha: Score,
+    pub beta: Score,
+    pub depth: i32,
+}
+
+/// The root's moves with their scores, best first once searched.
+pub(crate) type RootMoves<G> = [RootMove<<G as Game>::Move>];
+
+/// The root's moves, unsearched, in generation order.
+pub(crate) fn root_moves<G: Game>(root: &G) -> Vec<RootMove<G::Move>> {
+    let mut moves = MoveList::new();
+    root.generate_moves(&mut moves);
+    let unsearched = |&mv| RootMove {
+        mv,
+        score: -INFINITY,
+    };
+    moves.iter().map(unsearched).collect()
+}
+
 /// A search of the root moves: the recursive search ([`Recursive`]) or DTS's
 /// explicit-stack one; [`deepen`] drives either.
 pub(crate) trait RootSearch<G: Game> {
-    /// Searches `root_moves` (in their order) to `depth` in the window
-    /// `(alpha, beta)`, moving the best to the front with its score; the
-    /// fail-soft score, or `None` if the search was stopped (void).
-    fn search_root(
-        &mut self,
-        root: &G,
-        root_moves: &mut [RootMove<G::Move>],
-        alpha: Score,
-        beta: Score,
-        depth: i32,
-    ) -> Option<Score>;
+    /// Searches `moves` (in their order) as `w` says, moving the best to the
+    /// front with its score; the fail-soft score, or `None` if the search was
+    /// stopped (void).
+    fn search_root(&mut self, root: &G, moves: &mut RootMoves<G>, w: RootWindow) -> Option<Score>;
     /// The worker searching: its PV and counters make the iteration's result.
     fn worker(&self) -> &Worker<G>;
 }
@@ -181,17 +196,11 @@ pub(crate) struct Recursive<'w, 'c, G: Game, E: Evaluator<G>> {
 }
 
 impl<G: Game, E: Evaluator<G>> RootSearch<G> for Recursive<'_, '_, G, E> {
-    fn search_root(
-        &mut self,
-        root: &G,
-        root_moves: &mut [RootMove<G::Move>],
-        alpha: Score,
-        beta: Score,
-        depth: i32,
-    ) -> Option<Score> {
+    fn search_root(&mut self, root: &G, moves: &mut RootMoves<G>, w: RootWindow) -> Option<Score> {
+        let RootWindow { alpha, beta, depth } = w;
         let score = self
             .worker
-            .search_root(self.ctx, root, root_moves, alpha, beta, depth);
+            .search_root(self.ctx, root, moves, alpha, beta, depth);
         (!self.worker.stopped()).then_some(score)
     }
 
@@ -212,15 +221,7 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
     on_iteration: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     let limits = job.limits;
-    let mut moves = MoveList::new();
-    job.root.generate_moves(&mut moves);
-    let mut root_moves: Vec<RootMove<G::Move>> = moves
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -INFINITY,
-        })
-        .collect();
+    let mut root_moves = root_moves(job.root);
     let mut result = SearchResult::empty();
     result.best_move = root_moves.first().map(|r| r.mv);
 
@@ -238,7 +239,12 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         }
         last_depth = depth;
         let completed = if limits.exact || depth < 4 || is_decisive(result.score) {
-            search.search_root(job.root, &mut root_moves, -INFINITY, INFINITY, depth)
+            let w = RootWindow {
+                alpha: -INFINITY,
+                beta: INFINITY,
+                depth,
+            };
+            search.search_root(job.root, &mut root_moves, w)
         } else {
             aspiration(search, job.root, &mut root_moves, result.score, depth)
         };
@@ -271,14 +277,14 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
 fn aspiration<G: Game>(
     search: &mut impl RootSearch<G>,
     root: &G,
-    root_moves: &mut [RootMove<G::Move>],
+    root_moves: &mut RootMoves<G>,
     guess: Score,
     depth: i32,
 ) -> Option<Score> {
     let mut delta = ASPIRATION_WINDOW;
     let (mut alpha, mut beta) = (guess - delta, guess + delta);
     loop {
-        let score = search.search_root(root, root_moves, alpha, beta, depth)?;
+        let score = search.search_root(root, root_moves, RootWindow { alpha, beta, depth })?;
         if score <= alpha {
             alpha = (alpha - delta).max(-INFINITY);
         } else if score >= beta {
@@ -328,6 +334,23 @@ impl Drop for EndOnPanic<'_> {
     }
 }
 
+/// The helpers of a "thread 0 leads, the others help" algorithm: what they
+/// run, how they are sent home, and the hook every thread's search carries.
+/// Each such algorithm is one type implementing this (and, to share nodes,
+/// [`NodeHook`]); [`lead_and_help`] runs it.
+pub(crate) trait Helpers<G: Game, E: Evaluator<G>>: Sync {
+    /// The hook every thread's search calls (none by default).
+    fn hook(&self) -> Option<&dyn NodeHook<G, E>> {
+        None
+    }
+
+    /// A helper thread's work, until dismissed.
+    fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>);
+
+    /// Sends the helpers home: the lead is done, or a thread panicked.
+    fn dismiss(&self);
+}
+
 /// What the lead thread runs: given its worker, its context (with the
 /// algorithm's hook) and the caller's per-iteration callback, a search's
 /// result.
@@ -341,15 +364,12 @@ pub(crate) type Lead<'f, G, E> = dyn FnOnce(
 
 /// The one shape of every "thread 0 leads, the others help" algorithm:
 /// thread 0 deepens with the recursive search (reporting each iteration) and
-/// then `dismiss`es the helpers; threads `1..` run `help` until dismissed.
-/// Every thread's context carries `hook`. A panic anywhere ends the search
-/// for all ([`on_every_thread`]).
-pub(crate) fn lead_and_help<'h, G: Game, E: Evaluator<G>>(
-    job: &SearchJob<'h, G, E>,
-    hook: Option<&'h dyn NodeHook<G, E>>,
-    dismiss: &(dyn Fn() + Sync),
+/// then dismisses the helpers; threads `1..` help until dismissed. A panic
+/// anywhere ends the search for all ([`on_every_thread`]).
+pub(crate) fn lead_and_help<G: Game, E: Evaluator<G>>(
+    job: &SearchJob<'_, G, E>,
+    helpers: &impl Helpers<G, E>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-    help: impl Fn(&mut Worker<G>, &SearchContext<'_, G, E>) + Sync,
 ) -> SearchResult<G::Move> {
     let lead: Box<Lead<'_, G, E>> = Box::new(|worker, ctx, report| {
         deepen(
@@ -359,32 +379,30 @@ pub(crate) fn lead_and_help<'h, G: Game, E: Evaluator<G>>(
             report,
         )
     });
-    lead_with(job, hook, dismiss, on_iteration, lead, help)
+    lead_with(job, helpers, on_iteration, lead)
 }
 
 /// [`lead_and_help`] with thread 0 running `lead` instead (DTS deepens on its
 /// explicit stack).
-pub(crate) fn lead_with<'h, G: Game, E: Evaluator<G>>(
-    job: &SearchJob<'h, G, E>,
-    hook: Option<&'h dyn NodeHook<G, E>>,
-    dismiss: &(dyn Fn() + Sync),
+pub(crate) fn lead_with<G: Game, E: Evaluator<G>>(
+    job: &SearchJob<'_, G, E>,
+    helpers: &impl Helpers<G, E>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
     lead: Box<Lead<'_, G, E>>,
-    help: impl Fn(&mut Worker<G>, &SearchContext<'_, G, E>) + Sync,
 ) -> SearchResult<G::Move> {
     let lead = Mutex::new(Some((lead, on_iteration)));
     let result = Mutex::new(None);
-    on_every_thread(job, dismiss, |thread| {
+    on_every_thread(job, &|| helpers.dismiss(), |thread| {
         let mut worker = job.worker(thread);
         let mut ctx = job.context(thread);
-        ctx.hook = hook;
+        ctx.hook = helpers.hook();
         if thread == 0 {
             let (lead, report) = lock(&lead).take().expect("thread 0 leads once");
             let r = lead(&mut worker, &ctx, report);
-            dismiss();
+            helpers.dismiss();
             *lock(&result) = Some(r);
         } else {
-            help(&mut worker, &ctx);
+            helpers.help(&mut worker, &ctx);
         }
     });
     result

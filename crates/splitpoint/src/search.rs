@@ -476,7 +476,10 @@ impl<G: Game> Worker<G> {
                 && i + 1 < moves.len()
             {
                 let split = SplitNode {
+                    ctx,
                     pos,
+                    moves: &moves[i + 1..],
+                    keys: &keys[i + 1..],
                     alpha: node.alpha,
                     beta,
                     best: node.best,
@@ -485,9 +488,7 @@ impl<G: Game> Worker<G> {
                     node_type,
                     entry_type,
                 };
-                if let Some((score, mv)) =
-                    hook.try_split(self, ctx, split, &moves[i + 1..], &keys[i + 1..])
-                {
+                if let Some((score, mv)) = hook.try_split(self, split) {
                     if score > node.best {
                         node.best = score;
                         if mv.is_some() {

@@ -25,12 +25,10 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use crate::driver::{SearchJob, SearchResult};
 use crate::game::{Evaluator, Game, MoveList};
 use crate::parallel::thresholds::ABDADA_MIN_DEFER_DEPTH;
-use crate::score::Score;
-use crate::search::hook::{NodeHook, SplitNode};
-use crate::search::{SearchContext, Worker, pick_best};
+use crate::search::hook::{NodeHook, Split, SplitNode};
+use crate::search::{Worker, pick_best};
 
 /// Slots of the searching table (a power of two).
 const SEARCHING_SLOTS: usize = 1 << 15;
@@ -97,14 +95,8 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
         false
     }
 
-    fn try_split(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
+    fn try_split(&self, worker: &mut Worker<G>, node: SplitNode<'_, G, E>) -> Split<G::Move> {
+        let (ctx, moves, keys) = (node.ctx, node.moves, node.keys);
         if node.depth < ABDADA_MIN_DEFER_DEPTH {
             return None;
         }
@@ -172,14 +164,4 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
         }
         Some((best, best_move))
     }
-}
-
-/// Runs ABDADA on the threads of `job`: every thread deepens over the whole
-/// tree as with the shared table, deferring the moves others are searching.
-pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    job: &SearchJob<G, E>,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    let searching = Searching::new();
-    crate::parallel::shared_tt::whole_tree(job, Some(&searching), on_iteration)
 }

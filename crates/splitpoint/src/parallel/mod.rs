@@ -3,18 +3,23 @@
 //! Each algorithm is a way of running [`Worker`](crate::search::Worker)s over
 //! one shared [`SearchContext`](crate::search::SearchContext): the serial
 //! search is the same code, with no hook and one thread. One file per
-//! algorithm, each with one entry point `search`; they put their threads to
-//! work through the driver's [`lead_and_help`](crate::driver::lead_and_help)
-//! or [`on_every_thread`](crate::driver::on_every_thread), and share work
-//! through the search's node hook. Where each one splits is in
+//! algorithm, each with one entry point: a type the driver's
+//! [`lead_and_help`](crate::driver::lead_and_help) runs (its
+//! [`Helpers`](crate::driver::Helpers), sharing work through the search's
+//! node hook), or a `search` function where the threads take another shape
+//! (Lazy SMP, DTS, PV splitting). Where each one splits is in
 //! [`thresholds`]. How the threads meet (locks, atomics, memory orderings,
 //! why nothing deadlocks) is written down in this module's `README.md`.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen};
+use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help};
 use crate::game::{Evaluator, Game};
+use abdada::Searching;
+use shared_tt::WholeTree;
+use splitter::Splitter;
+use workloads::Workloads;
 
 pub(crate) mod abdada;
 #[cfg(feature = "testing")]
@@ -151,6 +156,7 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     job: &SearchJob<G, E>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
+    let threads = job.workers.len();
     match algorithm {
         Algorithm::Serial => {
             let ctx = job.context(0);
@@ -158,13 +164,26 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
             let search = &mut Recursive { worker, ctx: &ctx };
             deepen(search, job, DepthPlan::default(), on_iteration)
         }
-        Algorithm::SharedTt => shared_tt::search(job, on_iteration),
+        Algorithm::SharedTt => lead_and_help(job, &WholeTree::new(job, None), on_iteration),
         Algorithm::LazySmp => lazy_smp::search(job, on_iteration),
-        Algorithm::RootSplit => root_split::search(job, on_iteration),
-        Algorithm::Ybw { strong } => ybw::search(job, strong, on_iteration),
+        Algorithm::RootSplit => lead_and_help(
+            job,
+            &Splitter::new(threads, root_split::RULES),
+            on_iteration,
+        ),
+        Algorithm::Ybw { strong } => lead_and_help(
+            job,
+            &Splitter::new(threads, ybw::rules(strong)),
+            on_iteration,
+        ),
         Algorithm::Dts => dts::search(job, on_iteration),
-        Algorithm::Abdada => abdada::search(job, on_iteration),
-        Algorithm::Workloads { join_taken } => workloads::search(job, join_taken, on_iteration),
+        Algorithm::Abdada => {
+            let searching = Searching::new();
+            lead_and_help(job, &WholeTree::new(job, Some(&searching)), on_iteration)
+        }
+        Algorithm::Workloads { join_taken } => {
+            lead_and_help(job, &Workloads::new(threads, join_taken), on_iteration)
+        }
         Algorithm::PvSplit => pv_split::search(job, on_iteration),
     }
 }

@@ -2,20 +2,13 @@
 //! searched, with the root's alpha shared; YBW's machinery, splitting at the
 //! root only.
 
-use crate::driver::{SearchJob, SearchResult};
-use crate::game::{Evaluator, Game};
-use crate::parallel::splitter::{self, SplitRules};
+use crate::parallel::splitter::SplitRules;
 
-/// Runs root splitting on the threads of `job`.
-pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    job: &SearchJob<G, E>,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    let rules = SplitRules {
-        min_depth: 1,
-        min_moves_left: 1,
-        strong: false,
-        max_ply: 0,
-    };
-    splitter::search(job, rules, on_iteration)
-}
+/// Root splitting's rules: split the root, from its second move on, at any
+/// depth.
+pub(crate) const RULES: SplitRules = SplitRules {
+    min_depth: 1,
+    min_moves_left: 1,
+    strong: false,
+    max_ply: 0,
+};

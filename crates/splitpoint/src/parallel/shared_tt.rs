@@ -3,17 +3,10 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help};
+use crate::driver::{DepthPlan, Helpers, Recursive, SearchJob, deepen};
 use crate::game::{Evaluator, Game};
 use crate::search::hook::NodeHook;
-
-/// Runs shared-table search on the threads of `job`.
-pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    job: &SearchJob<G, E>,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    whole_tree(job, None, on_iteration)
-}
+use crate::search::{SearchContext, Worker};
 
 /// Every thread deepens over the whole tree; thread 0 reports, and when it
 /// is done raises the stop flag to end the others' deepening. They help only
@@ -21,23 +14,29 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
 /// table of positions being searched). Every thread watches the search's own
 /// flag, so a user's stop reaches all at once (not through thread 0, which
 /// may be off its core).
-pub(crate) fn whole_tree<'h, G: Game, E: Evaluator<G>>(
-    job: &SearchJob<'h, G, E>,
-    hook: Option<&'h dyn NodeHook<G, E>>,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    lead_and_help(
-        job,
-        hook,
-        &|| job.stop.store(true, Relaxed),
-        on_iteration,
-        |worker, ctx| {
-            deepen(
-                &mut Recursive { worker, ctx },
-                job,
-                DepthPlan::default(),
-                &mut |_| {},
-            );
-        },
-    )
+pub(crate) struct WholeTree<'a, 'h, G: Game, E: Evaluator<G>> {
+    job: &'a SearchJob<'h, G, E>,
+    hook: Option<&'a dyn NodeHook<G, E>>,
+}
+
+impl<'a, 'h, G: Game, E: Evaluator<G>> WholeTree<'a, 'h, G, E> {
+    /// The shared table alone (`hook` `None`), or with ABDADA's hook.
+    pub(crate) fn new(job: &'a SearchJob<'h, G, E>, hook: Option<&'a dyn NodeHook<G, E>>) -> Self {
+        WholeTree { job, hook }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Helpers<G, E> for WholeTree<'_, '_, G, E> {
+    fn hook(&self) -> Option<&dyn NodeHook<G, E>> {
+        self.hook
+    }
+
+    fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>) {
+        let search = &mut Recursive { worker, ctx };
+        deepen(search, self.job, DepthPlan::default(), &mut |_| {});
+    }
+
+    fn dismiss(&self) {
+        self.job.stop.store(true, Relaxed);
+    }
 }

@@ -17,14 +17,13 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
-use crate::driver::{SearchJob, SearchResult, lead_and_help};
+use crate::driver::Helpers;
 use crate::game::{Evaluator, Game, MAX_MOVES, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
 use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::YBW_SPLITS_PER_THREAD;
-use crate::score::Score;
-use crate::search::hook::{NodeHook, SplitNode};
+use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
 /// "No split point".
@@ -323,47 +322,8 @@ impl<G: Game> Splitter<G> {
         found.map(|(id, _)| id)
     }
 
-    /// A helper thread's life: look for open split points and work there
-    /// until the search is done; sleep when there is nothing to do.
-    pub(crate) fn helper_loop<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-    ) {
-        let mut idle_since = Instant::now();
-        self.idle.fetch_add(1, SeqCst);
-        let mut backoff = Backoff::new(idle::IDLE_HELPER);
-        while !self.done.load(Acquire) {
-            if let Some(id) = self.find_open(|_| true) {
-                self.idle.fetch_sub(1, SeqCst);
-                worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
-                let worked = self.attach_and_work(worker, ctx, id, None);
-                idle_since = Instant::now();
-                self.idle.fetch_add(1, SeqCst);
-                // A split point that closed before we attached is no
-                // progress: keep backing off, never spin on it.
-                if worked {
-                    backoff.reset();
-                    continue;
-                }
-            }
-            backoff.snooze(&self.sleep, || {
-                self.done.load(SeqCst) || self.find_open(|_| true).is_some()
-            });
-        }
-        self.idle.fetch_sub(1, SeqCst);
-        worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
-    }
-
     fn wake_sleepers(&self) {
         self.sleep.wake();
-    }
-
-    /// Ends the search for the helpers: they leave their loops.
-    pub(crate) fn finish(&self) {
-        self.done.store(true, SeqCst);
-        self.sleep.wake_always();
-        self.owners.wake_always();
     }
 }
 
@@ -395,14 +355,8 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
     /// YBW's split: see [`NodeHook::try_split`]. Splits when the rules allow
     /// and a helper is idle; the owner then works like a helper and helps
     /// below its split point until the last helper leaves.
-    fn try_split(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
+    fn try_split(&self, worker: &mut Worker<G>, node: SplitNode<'_, G, E>) -> Split<G::Move> {
+        let (ctx, moves, keys) = (node.ctx, node.moves, node.keys);
         let rules = &self.rules;
         if node.depth < rules.min_depth
             || node.ply > rules.max_ply
@@ -479,19 +433,44 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
     }
 }
 
-/// Runs YBW's machinery with `rules` on the threads of `job`: thread 0
-/// deepens and splits, the others serve its split points.
-pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    job: &SearchJob<G, E>,
-    rules: SplitRules,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    let splitter = Splitter::new(job.workers.len(), rules);
-    lead_and_help(
-        job,
-        Some(&splitter),
-        &|| splitter.finish(),
-        on_iteration,
-        |worker, ctx| splitter.helper_loop(worker, ctx),
-    )
+/// YBW's helpers serve the split points of every thread (the master
+/// included, below its own).
+impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Splitter<G> {
+    fn hook(&self) -> Option<&dyn NodeHook<G, E>> {
+        Some(self)
+    }
+
+    /// A helper thread's life: look for open split points and work there
+    /// until the search is done; sleep when there is nothing to do.
+    fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>) {
+        let mut idle_since = Instant::now();
+        self.idle.fetch_add(1, SeqCst);
+        let mut backoff = Backoff::new(idle::IDLE_HELPER);
+        while !self.done.load(Acquire) {
+            if let Some(id) = self.find_open(|_| true) {
+                self.idle.fetch_sub(1, SeqCst);
+                worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+                let worked = self.attach_and_work(worker, ctx, id, None);
+                idle_since = Instant::now();
+                self.idle.fetch_add(1, SeqCst);
+                // A split point that closed before we attached is no
+                // progress: keep backing off, never spin on it.
+                if worked {
+                    backoff.reset();
+                    continue;
+                }
+            }
+            backoff.snooze(&self.sleep, || {
+                self.done.load(SeqCst) || self.find_open(|_| true).is_some()
+            });
+        }
+        self.idle.fetch_sub(1, SeqCst);
+        worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+    }
+
+    fn dismiss(&self) {
+        self.done.store(true, SeqCst);
+        self.sleep.wake_always();
+        self.owners.wake_always();
+    }
 }

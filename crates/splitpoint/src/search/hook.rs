@@ -11,9 +11,15 @@ use crate::score::Score;
 use crate::search::{SearchContext, Worker};
 
 /// A node offering its young brothers, as the move loop sees it.
-pub(crate) struct SplitNode<'p, G: Game> {
+pub(crate) struct SplitNode<'p, G: Game, E: Evaluator<G>> {
+    /// The search the node belongs to.
+    pub ctx: &'p SearchContext<'p, G, E>,
     /// The node's position.
     pub pos: &'p G,
+    /// The young brothers, unsorted.
+    pub moves: &'p [G::Move],
+    /// Their ordering keys (larger first).
+    pub keys: &'p [i64],
     /// The window now (alpha raised by the moves searched so far).
     pub alpha: Score,
     /// The window's upper end.
@@ -37,17 +43,13 @@ pub(crate) trait NodeHook<G: Game, E: Evaluator<G>>: Sync {
     /// every node: keep it to a few relaxed loads.
     fn aborted(&self, thread: usize) -> bool;
 
-    /// Offers the young brothers of `node` (`moves`, unsorted, with their
-    /// ordering `keys`). `None`: search them serially. `Some((best, mv))`:
-    /// all of them were searched (here or by other threads); `best` is their
-    /// best score and `mv` the move that raised alpha, if one did, in which
-    /// case the worker's PV at the node's ply is set.
-    fn try_split(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)>;
+    /// Offers the young brothers of `node` to the threads `worker` shares
+    /// the search with.
+    fn try_split(&self, worker: &mut Worker<G>, node: SplitNode<'_, G, E>) -> Split<G::Move>;
 }
+
+/// What a node's offer came to. `None`: search the young brothers serially.
+/// `Some((best, mv))`: all of them were searched (here or by other threads);
+/// `best` is their best score and `mv` the move that raised alpha, if one
+/// did, in which case the worker's PV at the node's ply is set.
+pub(crate) type Split<M> = Option<(Score, Option<M>)>;

@@ -125,7 +125,10 @@ use std::sync::{Mutex, MutexGuard};
 
 use arrayvec::ArrayVec;
 
-use crate::driver::{DepthPlan, RootSearch, SearchJob, SearchResult, deepen, lead_with, lock};
+use crate::driver::{
+    DepthPlan, Helpers, Lead, RootMoves, RootSearch, RootWindow, SearchJob, SearchResult, deepen,
+    lead_with, lock,
+};
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
@@ -621,6 +624,22 @@ struct Searcher<'s, 'c, G: Game, E: Evaluator<G>> {
     dts: Option<&'s Dts<G>>,
 }
 
+impl<'s, 'c, G: Game, E: Evaluator<G>> Searcher<'s, 's, G, E> {
+    fn new(
+        worker: &'s mut Worker<G>,
+        ctx: &'s SearchContext<'c, G, E>,
+        stack: &'s mut Stack<G>,
+        dts: Option<&'s Dts<G>>,
+    ) -> Self {
+        Searcher {
+            worker,
+            ctx,
+            stack,
+            dts,
+        }
+    }
+}
+
 /// How much an idle thread wants to help at a frame: remaining depth first
 /// (shallow plies carry big subtrees), then expected ALL and PV nodes, then
 /// CUT nodes that have already searched several moves without a cutoff.
@@ -639,30 +658,23 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let dts = Dts::new(job.workers.len(), job.root);
-    lead_with(
-        job,
-        None,
-        &|| dts.finish(),
-        on_iteration,
-        Box::new(|worker, ctx, report| {
-            let mut stack = Stack::new(ctx.thread);
-            let mut searcher = Searcher {
-                worker,
-                ctx,
-                stack: &mut stack,
-                dts: Some(&dts),
-            };
-            deepen(&mut searcher, job, DepthPlan::default(), report)
-        }),
-        |worker, ctx| {
-            let mut stack = Stack::new(ctx.thread);
-            let mut searcher = Searcher {
-                worker,
-                ctx,
-                stack: &mut stack,
-                dts: Some(&dts),
-            };
-            searcher.idle(&dts, false);
-        },
-    )
+    let lead: Box<Lead<'_, G, E>> = Box::new(|worker, ctx, report| {
+        let mut stack = Stack::new(ctx.thread);
+        let searcher = &mut Searcher::new(worker, ctx, &mut stack, Some(&dts));
+        deepen(searcher, job, DepthPlan::default(), report)
+    });
+    lead_with(job, &dts, on_iteration, lead)
+}
+
+/// The threads but the first start idle and go where the split points take
+/// them.
+impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Dts<G> {
+    fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>) {
+        let mut stack = Stack::new(ctx.thread);
+        Searcher::new(worker, ctx, &mut stack, Some(self)).idle(self, false);
+    }
+
+    fn dismiss(&self) {
+        self.finish();
+    }
 }

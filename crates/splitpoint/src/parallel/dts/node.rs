@@ -289,17 +289,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.stack.top = 0;
     }
 
+    /// [`Self::run`], published as busy for the time.
+    pub(super) fn run_busy(&mut self) -> Exit {
+        let Some(dts) = self.dts else {
+            return self.run();
+        };
+        dts.set_busy(self.ctx.thread, true);
+        let exit = self.run();
+        dts.set_busy(self.ctx.thread, false);
+        exit
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
     /// `Worker::search_root` on the explicit stack (and, with DTS, on all
-    /// threads). Returns the score and whether the search was stopped (the
-    /// result is then void, except as `search_root` keeps it).
-    pub(super) fn search_root_on_stack(
-        &mut self,
-        root: &G,
-        root_moves: &mut [RootMove<G::Move>],
-        alpha: Score,
-        beta: Score,
-        depth: i32,
-    ) -> (Score, bool) {
+    /// threads).
+    fn search_root(&mut self, root: &G, moves: &mut RootMoves<G>, w: RootWindow) -> Option<Score> {
+        let root_moves = moves;
+        let RootWindow { alpha, beta, depth } = w;
         if let Some(dts) = self.dts {
             *lock(&dts.root_result) = None;
             dts.root_done.store(false, Relaxed);
@@ -340,32 +347,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         } else if !stopped {
             root_moves[0].score = best;
         }
-        (best, stopped)
-    }
-
-    /// [`Self::run`], published as busy for the time.
-    pub(super) fn run_busy(&mut self) -> Exit {
-        let Some(dts) = self.dts else {
-            return self.run();
-        };
-        dts.set_busy(self.ctx.thread, true);
-        let exit = self.run();
-        dts.set_busy(self.ctx.thread, false);
-        exit
-    }
-}
-
-impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
-    fn search_root(
-        &mut self,
-        root: &G,
-        root_moves: &mut [RootMove<G::Move>],
-        alpha: Score,
-        beta: Score,
-        depth: i32,
-    ) -> Option<Score> {
-        let (score, stopped) = self.search_root_on_stack(root, root_moves, alpha, beta, depth);
-        (!stopped).then_some(score)
+        (!stopped).then_some(best)
     }
 
     fn worker(&self) -> &Worker<G> {

@@ -3,9 +3,10 @@
 use std::sync::atomic::AtomicBool;
 
 use super::{Searcher, Stack};
-use crate::game::{Evaluator, Game, MoveList};
+use crate::driver::{Recursive, RootSearch, RootWindow, root_moves};
+use crate::game::{Evaluator, Game};
 use crate::score::{INFINITY, Score};
-use crate::search::{RootMove, SearchContext, Worker};
+use crate::search::{SearchContext, Worker};
 use crate::stats::Stats;
 use crate::tt::TranspositionTable;
 
@@ -52,15 +53,7 @@ fn deepen<G: Game, E: Evaluator<G>>(
     let ctx = SearchContext::new(&tt, eval, &stop, exact);
     let mut worker = Worker::new();
     let mut stack = Stack::new(0);
-    let mut moves = MoveList::new();
-    root.generate_moves(&mut moves);
-    let mut root_moves: Vec<RootMove<G::Move>> = moves
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -INFINITY,
-        })
-        .collect();
+    let mut root_moves = root_moves(root);
     let mut score = 0;
     if !root_moves.is_empty() {
         for d in 1..=depth {
@@ -69,18 +62,25 @@ fn deepen<G: Game, E: Evaluator<G>>(
             } else {
                 (-INFINITY, INFINITY)
             };
-            score = if iterative {
-                let mut s = Searcher {
+            let w = RootWindow {
+                alpha,
+                beta,
+                depth: d,
+            };
+            let searched = if iterative {
+                Searcher::new(&mut worker, &ctx, &mut stack, None).search_root(
+                    root,
+                    &mut root_moves,
+                    w,
+                )
+            } else {
+                Recursive {
                     worker: &mut worker,
                     ctx: &ctx,
-                    stack: &mut stack,
-                    dts: None,
-                };
-                s.search_root_on_stack(root, &mut root_moves, alpha, beta, d)
-                    .0
-            } else {
-                worker.search_root(&ctx, root, &mut root_moves, alpha, beta, d)
+                }
+                .search_root(root, &mut root_moves, w)
             };
+            score = searched.expect("nothing stops these searches");
         }
     }
     SerialRun {

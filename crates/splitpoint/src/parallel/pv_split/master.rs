@@ -154,11 +154,9 @@ impl<G: Game> PvSplit<'_, G> {
     pub(super) fn split<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
+        node: SplitNode<'_, G, E>,
+    ) -> Split<G::Move> {
+        let (ctx, moves, keys) = (node.ctx, node.moves, node.keys);
         if self.slaves.is_empty()
             || node.entry_type != NodeType::Pv
             || node.depth < PV_SPLIT_MIN_DEPTH

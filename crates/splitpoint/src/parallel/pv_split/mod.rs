@@ -133,7 +133,7 @@ use crate::parallel::transport::{
     ChannelTransport, FrameId, Order, Report, Transport, Work, WorkId,
 };
 use crate::score::Score;
-use crate::search::hook::{NodeHook, SplitNode};
+use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker};
 
 mod master;
@@ -281,16 +281,9 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for PvSplit<'_, G> {
         }
     }
 
-    fn try_split(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
-        if ctx.thread == 0 {
-            self.split(worker, ctx, node, moves, keys)
+    fn try_split(&self, worker: &mut Worker<G>, node: SplitNode<'_, G, E>) -> Split<G::Move> {
+        if node.ctx.thread == 0 {
+            self.split(worker, node)
         } else {
             None
         }
@@ -323,13 +316,7 @@ fn search_over<G: Game, E: Evaluator<G>>(
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let pv_split = PvSplit::new(transport);
-    let result = lead_and_help(
-        job,
-        Some(&pv_split),
-        &|| pv_split.finish(),
-        on_iteration,
-        |worker, ctx| pv_split.slave_loop(ctx.thread - 1, worker, ctx),
-    );
+    let result = lead_and_help(job, &pv_split, on_iteration);
     job.worker(0).stats.splits += pv_split.splits.load(Relaxed);
     result
 }

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::driver::Helpers;
 
 impl<G: Game> PvSplit<'_, G> {
     /// `aborted(s + 1)`: whether slave `s` must abandon its search. Every
@@ -54,37 +55,6 @@ impl<G: Game> PvSplit<'_, G> {
                 memo.backlog.push_back(Order::Quit);
             }
             work @ Order::Work(_) => memo.backlog.push_back(work),
-        }
-    }
-
-    /// Slave `s`'s life: take orders until dismissed.
-    pub(super) fn slave_loop<E: Evaluator<G>>(
-        &self,
-        s: usize,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-    ) {
-        let cell = &self.slaves[s];
-        loop {
-            let idle = Instant::now();
-            let order = loop {
-                if let Some(order) = lock(&cell.memo).backlog.pop_front() {
-                    break order;
-                }
-                if let Some(order) = self.transport.recv_at_slave(s, SLAVE_WAIT) {
-                    break order;
-                }
-            };
-            worker.stats.idle_micros += idle.elapsed().as_micros() as u64;
-            match order {
-                Order::Quit => return,
-                Order::Work(work) => {
-                    if !self.slave_search(s, worker, ctx, work) {
-                        return;
-                    }
-                }
-                other => self.note(cell, &mut lock(&cell.memo), other),
-            }
         }
     }
 
@@ -165,5 +135,44 @@ impl<G: Game> PvSplit<'_, G> {
                 }
             }
         }
+    }
+}
+
+/// The slaves: every thread but the master's.
+impl<G: Game, E: Evaluator<G>> Helpers<G, E> for PvSplit<'_, G> {
+    fn hook(&self) -> Option<&dyn NodeHook<G, E>> {
+        Some(self)
+    }
+
+    /// Slave `ctx.thread - 1`'s life: take orders until dismissed.
+    fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>) {
+        let s = ctx.thread - 1;
+        let cell = &self.slaves[s];
+        loop {
+            let idle = Instant::now();
+            let order = loop {
+                if let Some(order) = lock(&cell.memo).backlog.pop_front() {
+                    break order;
+                }
+                if let Some(order) = self.transport.recv_at_slave(s, SLAVE_WAIT) {
+                    break order;
+                }
+            };
+            worker.stats.idle_micros += idle.elapsed().as_micros() as u64;
+            match order {
+                Order::Quit => return,
+                Order::Work(work) => {
+                    if !self.slave_search(s, worker, ctx, work) {
+                        return;
+                    }
+                }
+                other => self.note(cell, &mut lock(&cell.memo), other),
+            }
+        }
+    }
+
+    /// `Quit` to every slave.
+    fn dismiss(&self) {
+        self.finish();
     }
 }

@@ -141,7 +141,6 @@ use std::sync::{Mutex, MutexGuard};
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
-use crate::driver::{SearchJob, SearchResult, lead_and_help};
 use crate::game::{Evaluator, Game, MAX_MOVES, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
@@ -150,7 +149,7 @@ use crate::parallel::thresholds::{
     WORKLOADS_MIN_DEPTH, WORKLOADS_MIN_MOVES_LEFT, WORKLOADS_SLOTS_PER_THREAD,
 };
 use crate::score::Score;
-use crate::search::hook::{NodeHook, SplitNode};
+use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker, pick_best};
 
 mod publish;
@@ -348,29 +347,6 @@ impl<G: Game> Workloads<G> {
                     .is_ok()
         })
     }
-
-    /// Ends the search for the helpers: they leave their loops.
-    pub(crate) fn finish(&self) {
-        self.done.store(true, SeqCst);
-        self.idle.wake_always();
-    }
-}
-
-/// Runs the workload scheme: thread 0 deepens and publishes; the others
-/// subscribe. `join_taken`: idle threads may join taken workloads.
-pub(crate) fn search<G: Game, E: Evaluator<G>>(
-    job: &SearchJob<G, E>,
-    join_taken: bool,
-    on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
-) -> SearchResult<G::Move> {
-    let table = Workloads::new(job.workers.len(), join_taken);
-    lead_and_help(
-        job,
-        Some(&table),
-        &|| table.finish(),
-        on_iteration,
-        |worker, ctx| table.helper_loop(worker, ctx),
-    )
 }
 
 /// Leaves the workload in slot `.1` if dropped, which happens only when the

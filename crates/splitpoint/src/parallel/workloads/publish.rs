@@ -88,17 +88,11 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
 
     /// The node's young brothers become a workload (see the module doc);
     /// `None` if the node does not qualify or no slot is free.
-    fn try_split(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-        node: SplitNode<'_, G>,
-        moves: &[G::Move],
-        keys: &[i64],
-    ) -> Option<(Score, Option<G::Move>)> {
-        if node.depth < WORKLOADS_MIN_DEPTH || moves.len() < WORKLOADS_MIN_MOVES_LEFT {
+    fn try_split(&self, worker: &mut Worker<G>, node: SplitNode<'_, G, E>) -> Split<G::Move> {
+        if node.depth < WORKLOADS_MIN_DEPTH || node.moves.len() < WORKLOADS_MIN_MOVES_LEFT {
             return None;
         }
+        let (ctx, moves, keys) = (node.ctx, node.moves, node.keys);
         let Some(s) = self.claim() else {
             worker.stats.splits_refused += 1;
             return None;

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering::*;
 use std::time::Instant;
 
 use super::*;
+use crate::driver::Helpers;
 
 impl<G: Game> Workloads<G> {
     /// Takes the next unsearched move of the workload in slot `s`, if its id
@@ -216,14 +217,17 @@ impl<G: Game> Workloads<G> {
         }
         free.or(taken).map(|(s, _)| s)
     }
+}
+
+/// Thread 0 deepens and publishes; the others subscribe.
+impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Workloads<G> {
+    fn hook(&self) -> Option<&dyn NodeHook<G, E>> {
+        Some(self)
+    }
 
     /// An idle thread's life: scan the slots, attach to a workload and work
     /// there, until the search is done; sleep when nothing is published.
-    pub(crate) fn helper_loop<E: Evaluator<G>>(
-        &self,
-        worker: &mut Worker<G>,
-        ctx: &SearchContext<G, E>,
-    ) {
+    fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>) {
         let mut idle_since = Instant::now();
         let mut backoff = Backoff::new(idle::IDLE_HELPER);
         while !self.done.load(Acquire) {
@@ -243,5 +247,10 @@ impl<G: Game> Workloads<G> {
             });
         }
         worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+    }
+
+    fn dismiss(&self) {
+        self.done.store(true, SeqCst);
+        self.idle.wake_always();
     }
 }
