@@ -1,16 +1,138 @@
-//! What the threads that share a node's moves merge their results into.
+//! A node whose young brothers several threads search, and what they merge
+//! their results into.
 //!
-//! YBW's split points, workloads and pv-split's shared PV nodes all keep,
-//! under their own lock or thread, the same move-loop result the serial
-//! search keeps in its locals (`search::rules::MoveLoop`): the window with
-//! alpha raised by exact scores, the fail-soft best, the move that raised
-//! alpha, and its line. [`SharedResult::merge`] is the serial loop's rule
-//! for one finished move, written once for all of them.
+//! YBW's split points and workloads publish a node as a [`SharedNode`]
+//! (its position, depth, moves and keys, [`SharedNode::publish`]); any
+//! thread takes the next move from it as a [`Task`] ([`SharedNode::take`])
+//! and reports the score ([`SharedNode::report`]), all under the owner's
+//! lock. Those and pv-split's shared PV nodes keep the same move-loop result
+//! the serial search keeps in its locals (`search::rules::MoveLoop`): the
+//! window with alpha raised by exact scores, the fail-soft best, the move
+//! that raised alpha, and its line. [`SharedResult::merge`] is the serial
+//! loop's rule for one finished move, written once for all of them.
 
 use arrayvec::ArrayVec;
 
-use crate::game::MAX_PLY;
+use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::node::NodeType;
 use crate::score::{INFINITY, Score};
+use crate::search::hook::SplitNode;
+use crate::search::{SearchContext, Worker, pick_best};
+
+/// A published node: fixed once published but for its moves' order and its
+/// result, which change under the owner's lock as threads take and report.
+pub(crate) struct SharedNode<G: Game> {
+    pos: Option<G>,
+    depth: i32,
+    pub ply: usize,
+    node_type: NodeType,
+    /// The young brothers; from the next one to take on, in no order (the
+    /// next is picked best key first, like the serial loop).
+    pub moves: MoveList<G::Move>,
+    keys: ArrayVec<i64, MAX_MOVES>,
+    pub result: SharedResult<G::Move>,
+}
+
+/// One young brother of a shared node, taken by a thread to search.
+pub(crate) struct Task<G: Game> {
+    /// The move's index at the node (≥ 1: young brothers get null windows,
+    /// like the serial loop).
+    pub index: usize,
+    /// Late-move reduction of the first, null-window search.
+    pub reduction: i32,
+    pub mv: G::Move,
+    pub child: G,
+    alpha: Score,
+    beta: Score,
+    depth: i32,
+    ply: usize,
+    node_type: NodeType,
+}
+
+impl<G: Game> SharedNode<G> {
+    /// A slot not in use.
+    pub(crate) fn unused() -> Self {
+        SharedNode {
+            pos: None,
+            depth: 0,
+            ply: 0,
+            node_type: NodeType::Pv,
+            moves: MoveList::new(),
+            keys: ArrayVec::new(),
+            result: SharedResult::unused(),
+        }
+    }
+
+    /// Publishes `node`'s young brothers, nothing searched.
+    pub(crate) fn publish<E: Evaluator<G>>(&mut self, node: &SplitNode<'_, G, E>) {
+        match &mut self.pos {
+            Some(p) => p.clone_from(node.pos),
+            none => *none = Some(node.pos.clone()),
+        }
+        self.depth = node.depth;
+        self.ply = node.ply;
+        self.node_type = node.node_type;
+        self.moves.clear();
+        self.moves.extend(node.moves.iter().copied());
+        self.keys.clear();
+        self.keys.extend(node.keys.iter().copied());
+        self.result = SharedResult::new(node.alpha, node.beta, node.best);
+    }
+
+    /// Takes the move with the best key from `i` on (brought to `i`), to be
+    /// searched in the window the node has now.
+    pub(crate) fn take<E: Evaluator<G>>(
+        &mut self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+        i: usize,
+    ) -> Task<G> {
+        pick_best(&mut self.moves, &mut self.keys, i);
+        let mv = self.moves[i];
+        let pos = self.pos.as_ref().expect("a published node has a position");
+        let child = pos.play(mv);
+        let index = i + 1;
+        let reduction = worker.reduction(ctx, pos, &child, mv, index, self.depth, self.node_type);
+        Task {
+            index,
+            reduction,
+            mv,
+            child,
+            alpha: self.result.alpha,
+            beta: self.result.beta,
+            depth: self.depth,
+            ply: self.ply,
+            node_type: self.node_type,
+        }
+    }
+
+    /// Merges the score `worker` found for `mv` (its line is the worker's).
+    pub(crate) fn report(&mut self, mv: G::Move, score: Score, worker: &Worker<G>) -> Merged {
+        self.result.merge(mv, score, worker.pv_line(self.ply + 1))
+    }
+}
+
+impl<G: Game> Task<G> {
+    /// Searches the move as the serial loop would (null window, reduction,
+    /// re-searches); the score is the node's view.
+    pub(crate) fn search<E: Evaluator<G>>(
+        &self,
+        worker: &mut Worker<G>,
+        ctx: &SearchContext<G, E>,
+    ) -> Score {
+        worker.search_child(
+            ctx,
+            &self.child,
+            self.index,
+            self.reduction,
+            self.alpha,
+            self.beta,
+            self.depth,
+            self.ply,
+            self.node_type,
+        )
+    }
+}
 
 /// A shared node's result so far.
 #[derive(Clone, Debug)]

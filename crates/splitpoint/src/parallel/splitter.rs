@@ -14,17 +14,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
-use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
 use crate::driver::Helpers;
-use crate::game::{Evaluator, Game, MAX_MOVES, MoveList};
+use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
-use crate::parallel::shared_node::{Merged, SharedResult};
+use crate::parallel::shared_node::{Merged, SharedNode};
 use crate::parallel::thresholds::YBW_SPLITS_PER_THREAD;
 use crate::search::hook::{NodeHook, Split, SplitNode};
-use crate::search::{SearchContext, Worker, pick_best};
+use crate::search::{SearchContext, Worker};
 
 /// "No split point".
 const NO_SPLIT_POINT: usize = usize::MAX;
@@ -48,16 +47,9 @@ pub struct SplitRules {
 
 /// What the moves of a split point share, under its lock.
 struct SplitData<G: Game> {
-    // Fixed once published.
-    pos: Option<G>,
-    depth: i32,
-    ply: usize,
-    node_type: NodeType,
-    // Shared, changed under the lock.
-    moves: MoveList<G::Move>,
-    keys: ArrayVec<i64, MAX_MOVES>,
+    node: SharedNode<G>,
+    /// The next move to take.
     next: usize,
-    result: SharedResult<G::Move>,
 }
 
 /// One split point. Grouped by who may change what:
@@ -85,14 +77,8 @@ impl<G: Game> SplitPoint<G> {
     fn new() -> Self {
         SplitPoint {
             data: Mutex::new(SplitData {
-                pos: None,
-                depth: 0,
-                ply: 0,
-                node_type: NodeType::Pv,
-                moves: MoveList::new(),
-                keys: ArrayVec::new(),
+                node: SharedNode::unused(),
                 next: 0,
-                result: SharedResult::unused(),
             }),
             cutoff: AtomicBool::new(false),
             open: AtomicBool::new(false),
@@ -182,45 +168,21 @@ impl<G: Game> Splitter<G> {
     ) {
         let sp = &self.split_points[id];
         loop {
-            let (mv, child, index, reduction, alpha, beta, depth, ply, node_type) = {
+            let task = {
                 let mut d = sp.lock();
-                if sp.cutoff.load(Relaxed) || d.next >= d.moves.len() {
+                if sp.cutoff.load(Relaxed) || d.next >= d.node.moves.len() {
                     sp.open.store(false, Relaxed);
                     return;
                 }
                 let i = d.next;
-                {
-                    let SplitData { moves, keys, .. } = &mut *d;
-                    pick_best(moves, keys, i);
-                }
                 d.next += 1;
-                if d.next == d.moves.len() {
+                if d.next == d.node.moves.len() {
                     sp.open.store(false, Relaxed);
                 }
-                let mv = d.moves[i];
-                let pos = d
-                    .pos
-                    .as_ref()
-                    .expect("a published split point has a position");
-                let child = pos.play(mv);
-                // Index ≥ 1: young brothers get null windows, like the serial loop.
-                let r = worker.reduction(ctx, pos, &child, mv, i + 1, d.depth, d.node_type);
-                (
-                    mv,
-                    child,
-                    i + 1,
-                    r,
-                    d.result.alpha,
-                    d.result.beta,
-                    d.depth,
-                    d.ply,
-                    d.node_type,
-                )
+                d.node.take(worker, ctx, i)
             };
             let nodes_before = worker.stats.nodes;
-            let score = worker.search_child(
-                ctx, &child, index, reduction, alpha, beta, depth, ply, node_type,
-            );
+            let score = task.search(worker, ctx);
             if worker.stopped() {
                 if !ctx.stop.load(Relaxed) {
                     worker.stats.aborted_nodes += worker.stats.nodes - nodes_before;
@@ -232,8 +194,7 @@ impl<G: Game> Splitter<G> {
                 sp.open.store(false, Relaxed);
                 return;
             }
-            let mut d = sp.lock();
-            if d.result.merge(mv, score, worker.pv_line(ply + 1)) == Merged::Cut {
+            if sp.lock().node.report(task.mv, score, worker) == Merged::Cut {
                 sp.cutoff.store(true, Relaxed);
                 sp.open.store(false, Relaxed);
                 return;
@@ -253,7 +214,7 @@ impl<G: Game> Splitter<G> {
         let sp = &self.split_points[id];
         {
             let d = sp.lock();
-            if !sp.open.load(Relaxed) || sp.cutoff.load(Relaxed) || d.next >= d.moves.len() {
+            if !sp.open.load(Relaxed) || sp.cutoff.load(Relaxed) || d.next >= d.node.moves.len() {
                 return false;
             }
             // Open under its lock, the split point is live, and so is every
@@ -380,16 +341,8 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
         let sp = &self.split_points[id];
         {
             let mut d = sp.lock();
-            d.pos = Some(node.pos.clone());
-            d.depth = node.depth;
-            d.ply = node.ply;
-            d.node_type = node.node_type;
-            d.moves.clear();
-            d.moves.extend(moves.iter().copied());
-            d.keys.clear();
-            d.keys.extend(keys.iter().copied());
+            d.node.publish(&node);
             d.next = 0;
-            d.result = SharedResult::new(node.alpha, node.beta, node.best);
             sp.cutoff.store(false, Relaxed);
             sp.parent.store(me.current.load(Relaxed), Relaxed);
             sp.ply.store(node.ply, Relaxed);
@@ -425,7 +378,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
         worker.refresh_stopped(ctx);
 
         let d = sp.lock();
-        let r = &d.result;
+        let r = &d.node.result;
         if r.best_move.is_some() {
             worker.set_pv_line(node.ply, &r.pv);
         }

@@ -141,16 +141,15 @@ use std::sync::{Mutex, MutexGuard};
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
-use crate::game::{Evaluator, Game, MAX_MOVES, MoveList};
-use crate::node::NodeType;
+use crate::game::{Evaluator, Game, MAX_MOVES};
 use crate::parallel::idle::{self, Backoff, IdleSleep};
-use crate::parallel::shared_node::{Merged, SharedResult};
+use crate::parallel::shared_node::{Merged, SharedNode, Task};
 use crate::parallel::thresholds::{
     WORKLOADS_MIN_DEPTH, WORKLOADS_MIN_MOVES_LEFT, WORKLOADS_SLOTS_PER_THREAD,
 };
 use crate::score::Score;
 use crate::search::hook::{NodeHook, Split, SplitNode};
-use crate::search::{SearchContext, Worker, pick_best};
+use crate::search::{SearchContext, Worker};
 
 mod publish;
 mod subscribe;
@@ -175,19 +174,12 @@ enum MoveState {
 
 /// What a workload's threads share, under its slot's mutex.
 struct WorkloadData<G: Game> {
-    // Fixed while published.
-    pos: Option<G>,
-    depth: i32,
-    ply: usize,
-    node_type: NodeType,
-    // Changed by every thread attached.
-    moves: MoveList<G::Move>,
-    keys: ArrayVec<i64, MAX_MOVES>,
+    node: SharedNode<G>,
+    /// Each move's state, by its index in `node.moves`.
     state: ArrayVec<MoveState, MAX_MOVES>,
     /// Every move before it is taken (moves from it on are in key order only
     /// once taken: `pick_best` sorts lazily, like the serial loop).
     cursor: usize,
-    result: SharedResult<G::Move>,
 }
 
 /// The lock-free part of a slot, read by every chain walk and scan.
@@ -224,15 +216,9 @@ impl<G: Game> Slot<G> {
                 subscribers: AtomicUsize::new(0),
             }),
             data: CachePadded::new(Mutex::new(WorkloadData {
-                pos: None,
-                depth: 0,
-                ply: 0,
-                node_type: NodeType::Pv,
-                moves: MoveList::new(),
-                keys: ArrayVec::new(),
+                node: SharedNode::unused(),
                 state: ArrayVec::new(),
                 cursor: 0,
-                result: SharedResult::unused(),
             })),
         }
     }
@@ -240,20 +226,6 @@ impl<G: Game> Slot<G> {
     fn lock(&self) -> MutexGuard<'_, WorkloadData<G>> {
         self.data.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
-
-/// A move handed out by a workload.
-struct Task<G: Game> {
-    index: usize,
-    /// Late-move reduction of the first, null-window search.
-    reduction: i32,
-    mv: G::Move,
-    child: G,
-    alpha: Score,
-    beta: Score,
-    depth: i32,
-    ply: usize,
-    node_type: NodeType,
 }
 
 /// The workload table of one search, and the sleep of idle threads.

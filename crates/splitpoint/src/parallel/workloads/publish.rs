@@ -16,7 +16,7 @@ impl<G: Game> Workloads<G> {
                 *st = MoveState::Searched;
             }
         }
-        d.cursor = d.moves.len();
+        d.cursor = d.node.moves.len();
     }
 
     /// The publisher of the workload in slot `s` (published as `id`) waits
@@ -92,7 +92,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
         if node.depth < WORKLOADS_MIN_DEPTH || node.moves.len() < WORKLOADS_MIN_MOVES_LEFT {
             return None;
         }
-        let (ctx, moves, keys) = (node.ctx, node.moves, node.keys);
+        let (ctx, moves) = (node.ctx, node.moves);
         let Some(s) = self.claim() else {
             worker.stats.splits_refused += 1;
             return None;
@@ -104,22 +104,11 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
         let id = self.fresh_id(s);
         {
             let mut d = slot.lock();
-            match &mut d.pos {
-                Some(p) => p.clone_from(node.pos),
-                none => *none = Some(node.pos.clone()),
-            }
-            d.depth = node.depth;
-            d.ply = node.ply;
-            d.node_type = node.node_type;
-            d.moves.clear();
-            d.moves.extend(moves.iter().copied());
-            d.keys.clear();
-            d.keys.extend(keys.iter().copied());
+            d.node.publish(&node);
             d.state.clear();
             d.state
                 .extend(std::iter::repeat_n(MoveState::Unsearched, moves.len()));
             d.cursor = 0;
-            d.result = SharedResult::new(node.alpha, node.beta, node.best);
             head.parent.store(parent, Relaxed);
             head.ply.store(node.ply, Relaxed);
             head.subscribers.store(0, Relaxed);
@@ -151,14 +140,14 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
         let result = {
             let mut d = slot.lock();
             debug_assert_eq!(head.subscribers.load(Relaxed), 0);
-            if d.result.best_move.is_some() {
-                worker.set_pv_line(node.ply, &d.result.pv);
+            if d.node.result.best_move.is_some() {
+                worker.set_pv_line(node.ply, &d.node.result.pv);
             }
-            d.cursor = d.moves.len();
+            d.cursor = d.node.moves.len();
             head.open.store(false, Relaxed);
             head.parent.store(NO_WORKLOAD, Relaxed);
             head.id.store(self.fresh_id(s), Relaxed);
-            (d.result.best, d.result.best_move)
+            (d.node.result.best, d.node.result.best_move)
         };
         head.published.store(false, Release);
         Some(result)

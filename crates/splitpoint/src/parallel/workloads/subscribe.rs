@@ -21,41 +21,23 @@ impl<G: Game> Workloads<G> {
         if head.id.load(Relaxed) != id {
             return None;
         }
-        while d.cursor < d.moves.len() && d.state[d.cursor] != MoveState::Unsearched {
+        while d.cursor < d.node.moves.len() && d.state[d.cursor] != MoveState::Unsearched {
             d.cursor += 1;
         }
-        if d.cursor == d.moves.len() {
+        if d.cursor == d.node.moves.len() {
             head.open.store(false, Relaxed);
             return None;
         }
         let i = d.cursor;
-        {
-            // Every state from the cursor on is `Unsearched`: swapping moves
-            // and keys among them leaves the states right.
-            let WorkloadData { moves, keys, .. } = d;
-            pick_best(moves, keys, i);
-        }
+        // Every state from the cursor on is `Unsearched`: the moves and keys
+        // `take` swaps among them leave the states right.
+        let task = d.node.take(worker, ctx, i);
         d.state[i] = MoveState::InFlight;
         d.cursor += 1;
-        if d.cursor == d.moves.len() {
+        if d.cursor == d.node.moves.len() {
             head.open.store(false, Relaxed);
         }
-        let mv = d.moves[i];
-        let pos = d.pos.as_ref().expect("a published workload has a position");
-        let child = pos.play(mv);
-        // Young brothers: index ≥ 1 gets the null window, like the serial loop.
-        let reduction = worker.reduction(ctx, pos, &child, mv, i + 1, d.depth, d.node_type);
-        Some(Task {
-            index: i + 1,
-            reduction,
-            mv,
-            child,
-            alpha: d.result.alpha,
-            beta: d.result.beta,
-            depth: d.depth,
-            ply: d.ply,
-            node_type: d.node_type,
-        })
+        Some(task)
     }
 
     /// Merges the score of move `index` (0-based in the workload) searched
@@ -73,7 +55,7 @@ impl<G: Game> Workloads<G> {
         worker: &Worker<G>,
     ) {
         d.state[index] = MoveState::Searched;
-        if d.result.merge(mv, score, worker.pv_line(d.ply + 1)) == Merged::Cut {
+        if d.node.report(mv, score, worker) == Merged::Cut {
             Self::flag_all_searched(d);
             head.open.store(false, Relaxed);
             head.id.store(self.fresh_id(s), Relaxed);
@@ -117,17 +99,7 @@ impl<G: Game> Workloads<G> {
                 return;
             };
             let nodes_before = worker.stats.nodes;
-            let score = worker.search_child(
-                ctx,
-                &task.child,
-                task.index,
-                task.reduction,
-                task.alpha,
-                task.beta,
-                task.depth,
-                task.ply,
-                task.node_type,
-            );
+            let score = task.search(worker, ctx);
             let nodes = worker.stats.nodes - nodes_before;
             if worker.stopped() {
                 if !ctx.stop.load(Relaxed) {
