@@ -26,6 +26,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::game::{Evaluator, Game, MoveList};
+use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::ABDADA_MIN_DEFER_DEPTH;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{Worker, pick_best};
@@ -103,12 +104,10 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
         let mut moves: MoveList<G::Move> = moves.iter().copied().collect();
         let mut keys = keys.iter().copied().collect();
         let mut deferred = [false; crate::game::MAX_MOVES];
-        let (mut alpha, beta) = (node.alpha, node.beta);
-        let mut best = node.best;
-        let mut best_move = None;
+        let mut result = SharedResult::new(node.alpha, node.beta, node.best);
         let child_depth = node.depth - 1;
         let mut any_deferred = false;
-        for pass in 0..2 {
+        'passes: for pass in 0..2 {
             for i in 0..moves.len() {
                 if pass == 0 {
                     pick_best(&mut moves, &mut keys, i);
@@ -132,26 +131,17 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
                     &child,
                     i + 1,
                     r,
-                    alpha,
-                    beta,
+                    result.alpha,
+                    result.beta,
                     node.depth,
                     node.ply,
                     node.node_type,
                 );
                 self.leave(key, child_depth);
-                if worker.stopped() {
-                    return Some((best, best_move));
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        best_move = Some(mv);
-                        worker.update_pv(node.ply, mv);
-                        if score >= beta {
-                            return Some((best, best_move));
-                        }
-                    }
+                if worker.stopped()
+                    || result.merge(mv, score, worker.pv_line(node.ply + 1)) == Merged::Cut
+                {
+                    break 'passes;
                 }
             }
             if !any_deferred {
@@ -162,6 +152,9 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
                 worker.stats.splits += 1;
             }
         }
-        Some((best, best_move))
+        if result.best_move.is_some() {
+            worker.set_pv_line(node.ply, &result.pv);
+        }
+        Some((result.best, result.best_move))
     }
 }

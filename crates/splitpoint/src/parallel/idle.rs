@@ -45,9 +45,11 @@ pub(crate) struct Backoff {
     yielding_since: Option<Instant>,
 }
 
-/// How long to yield before sleeping, and the longest sleep.
+/// How long to spin, then yield, before sleeping, and the longest sleep.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Policy {
+    /// Turns spent spinning before yielding.
+    pub spins: u32,
     /// Yielding before the sleep.
     pub yield_for: Duration,
     /// The longest sleep: a safety net, since whoever makes the wait end
@@ -57,6 +59,7 @@ pub(crate) struct Policy {
 
 /// A helper with nothing to do, looking for work (YBW, workloads).
 pub(crate) const IDLE_HELPER: Policy = Policy {
+    spins: 64,
     yield_for: Duration::from_micros(200),
     nap: Duration::from_millis(2),
 };
@@ -65,6 +68,7 @@ pub(crate) const IDLE_HELPER: Policy = Policy {
 /// such waits are short, and a sleeper pays a wake-up when its wait ends,
 /// so it yields longer before it sleeps.
 pub(crate) const OWNER: Policy = Policy {
+    spins: 64,
     yield_for: Duration::from_millis(2),
     nap: Duration::from_millis(1),
 };
@@ -73,14 +77,21 @@ pub(crate) const OWNER: Policy = Policy {
 /// explicitly by every publication and request, and on a loaded machine a
 /// yield hands the core to another process for a whole time slice.
 pub(crate) const DTS_IDLE: Policy = Policy {
+    spins: 64,
     yield_for: Duration::ZERO,
     nap: Duration::from_millis(1),
 };
 
-impl Backoff {
-    /// Turns spent spinning before yielding.
-    const SPINS: u32 = 64;
+/// A DTS thread waiting for the answer to its help offer: the answer comes
+/// within a few nodes, unless the thread asked is off its core, so spin
+/// long, then nap briefly (nobody signals the answer).
+pub(crate) const DTS_ANSWER: Policy = Policy {
+    spins: 1024,
+    yield_for: Duration::ZERO,
+    nap: Duration::from_micros(50),
+};
 
+impl Backoff {
     /// A backoff following `policy`.
     pub(crate) fn new(policy: Policy) -> Self {
         Backoff {
@@ -99,17 +110,33 @@ impl Backoff {
     /// One turn of waiting: spin, yield, or sleep in `sleep` until woken
     /// (at most the policy's nap), unless `ready()` says the wait is over.
     pub(crate) fn snooze(&mut self, sleep: &IdleSleep, ready: impl Fn() -> bool) {
-        if self.turns < Self::SPINS {
+        if self.spin_or_yield() {
+            sleep.sleep_unless(self.policy.nap, ready);
+        }
+    }
+
+    /// One turn of a wait whose end nobody signals: spin, yield, or sleep
+    /// the policy's nap.
+    pub(crate) fn pause(&mut self) {
+        if self.spin_or_yield() {
+            std::thread::sleep(self.policy.nap);
+        }
+    }
+
+    /// Spins or yields if the policy says so now; true when it is time to
+    /// sleep.
+    fn spin_or_yield(&mut self) -> bool {
+        if self.turns < self.policy.spins {
             self.turns += 1;
             std::hint::spin_loop();
-            return;
+            return false;
         }
         let since = *self.yielding_since.get_or_insert_with(Instant::now);
         if since.elapsed() < self.policy.yield_for {
             std::thread::yield_now();
-        } else {
-            sleep.sleep_unless(self.policy.nap, ready);
+            return false;
         }
+        true
     }
 }
 

@@ -3,7 +3,7 @@
 //! candidates, and the idle loop.
 
 use std::sync::atomic::Ordering::*;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::*;
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
@@ -350,7 +350,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// to it meanwhile. `None`: refused, or the search is over.
     pub(super) fn await_answer(&mut self, dts: &Dts<G>) -> Option<usize> {
         let me = self.ctx.thread;
-        let mut turns = 0;
+        let mut backoff = Backoff::new(idle::DTS_ANSWER);
         loop {
             let answer = dts.threads[me].answer.load(Acquire);
             if answer == REFUSED {
@@ -363,14 +363,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 return None;
             }
             dts.refuse_requests(me);
-            // The answer comes within a few nodes, unless the target is off
-            // its core: spin, then nap briefly.
-            turns += 1;
-            if turns < 1024 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::sleep(Duration::from_micros(50));
-            }
+            backoff.pause();
         }
     }
 }
