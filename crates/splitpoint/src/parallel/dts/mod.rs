@@ -132,6 +132,7 @@ use crate::driver::{
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
+use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::{DTS_MIN_SPLIT_DEPTH, DTS_SPLITS_PER_THREAD};
 use crate::score::{INFINITY, Score};
 use crate::search::rules::{
@@ -320,16 +321,17 @@ struct Request {
 
 /// The shared part of a split point, under its lock.
 struct DtsSplitData<G: Game> {
-    /// The split node: its moves, keys, next, alpha, best and best move are
-    /// the shared move loop; the rest (position, beta, depth, key, original
-    /// alpha, types) is fixed.
+    /// The split node: its moves, keys and next are the shared move loop;
+    /// the rest (position, depth, key, original alpha, types) is fixed but
+    /// for its window and result, which are in `result` until the last
+    /// thread takes the node over.
     node: Frame<G>,
     /// Copies of the frames `anc_base..node.ply` of the thread that split:
     /// `frames[anc_base]` is the proxy of `parent` (or the root frame).
     ancestors: Vec<Frame<G>>,
     anc_base: usize,
-    /// Best line from the node.
-    pv: ArrayVec<G::Move, MAX_PLY>,
+    /// The move loop's result so far (alpha, best, best move, its line).
+    result: SharedResult<G::Move>,
     /// Threads with a move in flight here, or about to take one.
     workers: usize,
     /// A move was given up without a result: not final unless cut off.
@@ -359,7 +361,7 @@ impl<G: Game> DtsSplitPoint<G> {
                 node: Frame::new(pos.clone()),
                 ancestors: Vec::new(),
                 anc_base: 0,
-                pv: ArrayVec::new(),
+                result: SharedResult::unused(),
                 workers: 0,
                 aborted: false,
                 closed: true,

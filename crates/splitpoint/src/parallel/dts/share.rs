@@ -13,7 +13,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let sp = &dts.split_points[self.stack.base_sp];
         let taken = {
             let mut d = sp.lock();
-            let node = &mut d.node;
+            let DtsSplitData { node, result, .. } = &mut *d;
             if sp.cutoff.load(Relaxed)
                 || node.next >= node.moves.len()
                 || dts.cut_above(sp.parent.load(Relaxed))
@@ -26,7 +26,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 if node.next == node.moves.len() {
                     sp.open.store(false, Relaxed);
                 }
-                Some((i, node.moves[i], node.alpha, node.node_type))
+                Some((i, node.moves[i], result.alpha, node.node_type))
             }
         };
         let Some((i, mv, alpha, node_type)) = taken else {
@@ -55,27 +55,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let sp = &dts.split_points[self.stack.base_sp];
         let cut = {
             let mut d = sp.lock();
-            let mut cut = false;
-            if score > d.node.best {
-                d.node.best = score;
-                if score > d.node.alpha {
-                    d.node.alpha = score;
-                    d.node.best_move = Some(mv);
-                    d.pv.clear();
-                    d.pv.push(mv);
-                    d.pv.extend(
-                        self.worker
-                            .pv_line(ply + 1)
-                            .iter()
-                            .take(MAX_PLY - 1)
-                            .copied(),
-                    );
-                    if score >= d.node.beta {
-                        sp.cutoff.store(true, Relaxed);
-                        sp.open.store(false, Relaxed);
-                        cut = true;
-                    }
-                }
+            let cut = d.result.merge(mv, score, self.worker.pv_line(ply + 1)) == Merged::Cut;
+            if cut {
+                sp.cutoff.store(true, Relaxed);
+                sp.open.store(false, Relaxed);
             }
             if i == 0 {
                 d.node.node_type = d.node.node_type.after_first_move();
@@ -112,9 +95,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 let anc_base = d.anc_base;
                 self.stack.ensure(p + 1, &d.node.pos);
                 self.stack.frames[anc_base..p].clone_from_slice(&d.ancestors);
-                self.stack.frames[p].clone_from(&d.node);
-                self.stack.frames[p].stage = Stage::Complete;
-                self.worker.set_pv_line(p, &d.pv);
+                let f = &mut self.stack.frames[p];
+                f.clone_from(&d.node);
+                (f.alpha, f.best, f.best_move) =
+                    (d.result.alpha, d.result.best, d.result.best_move);
+                f.stage = Stage::Complete;
+                self.worker.set_pv_line(p, &d.result.pv);
                 self.stack.base = anc_base;
                 self.stack.base_sp = parent;
                 self.stack.top = p;
@@ -198,8 +184,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.ancestors.clear();
             d.ancestors.extend_from_slice(&self.stack.frames[base..ply]);
             d.anc_base = base;
-            d.pv.clear();
-            d.pv.extend(self.worker.pv_line(ply).iter().copied());
+            d.result = SharedResult {
+                alpha: f.alpha,
+                beta: f.beta,
+                best: f.best,
+                best_move: f.best_move,
+                pv: self.worker.pv_line(ply).iter().copied().collect(),
+            };
             // This thread (its move in flight) and the helper.
             d.workers = 2;
             d.aborted = false;
@@ -260,7 +251,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             self.stack.ensure(p + 1, &d.node.pos);
             let f = &mut self.stack.frames[p];
             f.pos = d.node.pos.clone();
-            f.alpha = d.node.alpha;
+            f.alpha = d.result.alpha;
             f.beta = d.node.beta;
             f.depth = d.node.depth;
             f.ply = p;
