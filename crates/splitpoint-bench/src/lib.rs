@@ -14,6 +14,7 @@ pub mod runner;
 pub mod selfplay;
 pub mod signature;
 pub mod suite;
+pub mod trace;
 
 use std::path::PathBuf;
 use std::time::SystemTime;

@@ -20,6 +20,7 @@ use crate::score::{INFINITY, Score, WIN, is_decisive};
 use crate::search::hook::NodeHook;
 use crate::search::{RootMove, SearchContext, Worker};
 use crate::stats::Stats;
+use crate::trace::EventKind;
 use crate::tt::TranspositionTable;
 
 /// The deepest iteration a search runs when no depth is given.
@@ -185,8 +186,9 @@ pub(crate) trait RootSearch<G: Game> {
     /// front with its score; the fail-soft score, or `None` if the search was
     /// stopped (void).
     fn search_root(&mut self, root: &G, moves: &mut RootMoves<G>, w: RootWindow) -> Option<Score>;
-    /// The worker searching: its PV and counters make the iteration's result.
-    fn worker(&self) -> &Worker<G>;
+    /// The worker searching: its PV and counters make the iteration's
+    /// result, its timeline records the iteration.
+    fn worker(&mut self) -> &mut Worker<G>;
 }
 
 /// The recursive search of one worker as a [`RootSearch`].
@@ -204,7 +206,7 @@ impl<G: Game, E: Evaluator<G>> RootSearch<G> for Recursive<'_, '_, G, E> {
         (!self.worker.stopped()).then_some(score)
     }
 
-    fn worker(&self) -> &Worker<G> {
+    fn worker(&mut self) -> &mut Worker<G> {
         self.worker
     }
 }
@@ -238,6 +240,7 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
             continue;
         }
         last_depth = depth;
+        let since = search.worker().trace_clock();
         let completed = if limits.exact || depth < 4 || is_decisive(result.score) {
             let w = RootWindow {
                 alpha: -INFINITY,
@@ -248,6 +251,11 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         } else {
             aspiration(search, job.root, &mut root_moves, result.score, depth)
         };
+        let label = || format!("depth {depth}");
+        let stopped = completed.is_none();
+        search
+            .worker()
+            .trace_span(since, EventKind::Iteration, 0, label, stopped);
         let Some(score) = completed else {
             // A stopped iteration is void, except that when none completed,
             // a fully searched first move is better than nothing.

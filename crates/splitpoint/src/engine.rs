@@ -13,6 +13,7 @@ use crate::parallel::{self, Algorithm};
 use crate::pool::WorkerPool;
 use crate::search::Worker;
 use crate::stats::Stats;
+use crate::trace::{Recorder, Trace};
 use crate::tt::{TableAllocError, TableKind, TranspositionTable};
 
 /// Ends a running search from another thread, within a few milliseconds
@@ -42,6 +43,10 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     /// Padded to a cache line each: every node bumps a worker's counters, and
     /// two workers sharing a line would make every node a cache miss.
     workers: Vec<CachePadded<Mutex<Worker<G>>>>,
+    /// Record each search's thread timeline.
+    tracing: bool,
+    /// The last search's timeline, when tracing.
+    trace: Option<Trace>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -70,7 +75,20 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             algorithm: Algorithm::Serial,
             pool: WorkerPool::new(1),
             workers: vec![CachePadded::new(Mutex::new(Worker::new()))],
+            tracing: false,
+            trace: None,
         })
+    }
+
+    /// Records the thread timeline of every search from now on (or stops
+    /// recording it); [`Engine::take_trace`] hands over the last one.
+    pub fn set_trace(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// The timeline of the last search, if it was recorded (once).
+    pub fn take_trace(&mut self) -> Option<Trace> {
+        self.trace.take()
     }
 
     /// Sets the parallel algorithm and the number of threads (at least 1;
@@ -199,9 +217,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.stop.store(false, Relaxed);
         self.tt.new_search();
         self.tt_empty = false;
-        for w in &mut self.workers {
-            w.get_mut().unwrap_or_else(|e| e.into_inner()).reset();
+        for (thread, w) in self.workers.iter_mut().enumerate() {
+            let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
+            w.reset();
+            w.trace = self.tracing.then(|| Recorder::new(start, thread));
         }
+        self.trace = None;
         if let Some(outcome) = root.outcome() {
             let mut result = SearchResult::empty();
             result.score = self.eval.terminal_score(root, outcome, 0);
@@ -235,7 +256,25 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 sum
             });
         result.elapsed = start.elapsed();
+        if self.tracing {
+            self.trace = Some(self.collect_trace());
+        }
         result
+    }
+
+    /// Every worker's timeline, merged by start time.
+    fn collect_trace(&mut self) -> Trace {
+        let mut trace = Trace {
+            threads: self.workers.len(),
+            ..Trace::default()
+        };
+        for w in &mut self.workers {
+            if let Some(r) = &mut w.get_mut().unwrap_or_else(|e| e.into_inner()).trace {
+                r.drain_into(&mut trace);
+            }
+        }
+        trace.events.sort_by_key(|e| (e.start, e.thread));
+        trace
     }
 }
 

@@ -20,6 +20,7 @@ mod pool;
 mod score;
 pub mod search;
 mod stats;
+pub mod trace;
 pub mod tt;
 
 /// Hooks for this workspace's own tests (the `testing` feature): not part of
@@ -42,4 +43,5 @@ pub use oracle::{perft, perft_exact_depth};
 pub use parallel::{Algorithm, UnknownAlgorithm};
 pub use score::{INFINITY, Score, WIN, WIN_BOUND, from_table, is_decisive, to_table};
 pub use stats::Stats;
+pub use trace::{EventKind, Trace, TraceEvent};
 pub use tt::{TableAllocError, TableKind, TranspositionTable};

@@ -28,6 +28,7 @@ use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::score::{INFINITY, Score, is_decisive};
 use crate::stats::Stats;
+use crate::trace::{EventKind, Recorder};
 use crate::tt::{NO_MOVE, TranspositionTable};
 use hook::{NodeHook, SplitNode};
 pub(crate) use rules::pick_best;
@@ -112,6 +113,8 @@ pub struct Worker<G: Game> {
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     stopped: bool,
     next_poll: u64,
+    /// The thread timeline, when asked for.
+    pub(crate) trace: Option<Recorder>,
 }
 
 impl<G: Game> Default for Worker<G> {
@@ -130,6 +133,48 @@ impl<G: Game> Worker<G> {
             pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
             stopped: false,
             next_poll: POLL_INTERVAL,
+            trace: None,
+        }
+    }
+
+    /// The time now, if this worker records a timeline: the start of a span.
+    #[inline]
+    pub(crate) fn trace_clock(&self) -> Option<Instant> {
+        self.trace.as_ref().map(|_| Instant::now())
+    }
+
+    /// Records a span begun at `since` (from [`Self::trace_clock`]) and
+    /// ending now; nothing when not tracing.
+    #[inline]
+    pub(crate) fn trace_span(
+        &mut self,
+        since: Option<Instant>,
+        kind: EventKind,
+        ply: usize,
+        label: impl FnOnce() -> String,
+        aborted: bool,
+    ) {
+        if let (Some(r), Some(since)) = (&mut self.trace, since) {
+            r.record(kind, since, ply, label(), aborted);
+        }
+    }
+
+    /// Counts the time from `since` to now as idle, and records it.
+    pub(crate) fn count_idle(&mut self, since: Instant) {
+        self.stats.idle_micros += since.elapsed().as_micros() as u64;
+        self.trace_span(Some(since), EventKind::Idle, 0, String::new, false);
+    }
+
+    /// Records an instant; nothing when not tracing.
+    #[inline]
+    pub(crate) fn trace_mark(
+        &mut self,
+        kind: EventKind,
+        ply: usize,
+        label: impl FnOnce() -> String,
+    ) {
+        if let Some(r) = &mut self.trace {
+            r.record(kind, Instant::now(), ply, label(), false);
         }
     }
 

@@ -30,6 +30,7 @@ use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::ABDADA_MIN_DEFER_DEPTH;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{Worker, pick_best};
+use crate::trace::EventKind;
 
 /// Slots of the searching table (a power of two).
 const SEARCHING_SLOTS: usize = 1 << 15;
@@ -150,6 +151,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
             if pass == 0 {
                 // Statistics: a node that deferred work counts as a "split".
                 worker.stats.splits += 1;
+                worker.trace_mark(EventKind::Split, node.ply, String::new);
             }
         }
         if result.best_move.is_some() {

@@ -11,6 +11,8 @@
 //! that raised alpha, and its line. [`SharedResult::merge`] is the serial
 //! loop's rule for one finished move, written once for all of them.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use arrayvec::ArrayVec;
 
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
@@ -18,6 +20,7 @@ use crate::node::NodeType;
 use crate::score::{INFINITY, Score};
 use crate::search::hook::SplitNode;
 use crate::search::{SearchContext, Worker, pick_best};
+use crate::trace::EventKind;
 
 /// A published node: fixed once published but for its moves' order and its
 /// result, which change under the owner's lock as threads take and report.
@@ -42,10 +45,13 @@ pub(crate) struct Task<G: Game> {
     pub reduction: i32,
     pub mv: G::Move,
     pub child: G,
+    /// The move's text, for the timeline (empty when not tracing).
+    label: String,
     alpha: Score,
     beta: Score,
     depth: i32,
-    ply: usize,
+    /// The node's ply.
+    pub ply: usize,
     node_type: NodeType,
 }
 
@@ -93,11 +99,16 @@ impl<G: Game> SharedNode<G> {
         let child = pos.play(mv);
         let index = i + 1;
         let reduction = worker.reduction(ctx, pos, &child, mv, index, self.depth, self.node_type);
+        let label = match worker.trace {
+            Some(_) => pos.move_text(mv),
+            None => String::new(),
+        };
         Task {
             index,
             reduction,
             mv,
             child,
+            label,
             alpha: self.result.alpha,
             beta: self.result.beta,
             depth: self.depth,
@@ -114,12 +125,29 @@ impl<G: Game> SharedNode<G> {
 
 impl<G: Game> Task<G> {
     /// Searches the move as the serial loop would (null window, reduction,
-    /// re-searches); the score is the node's view.
-    pub(crate) fn search<E: Evaluator<G>>(
+    /// re-searches), a span of the timeline: the score (the node's view) and
+    /// the nodes it took, or `None` if the worker stopped meanwhile — the
+    /// work is then thrown away, and counted as aborted unless the whole
+    /// search stopped.
+    pub(crate) fn run<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
-    ) -> Score {
+    ) -> Option<(Score, u64)> {
+        let since = worker.trace_clock();
+        let nodes_before = worker.stats.nodes;
+        let score = self.search(worker, ctx);
+        let nodes = worker.stats.nodes - nodes_before;
+        let stopped = worker.stopped();
+        let label = || self.label.clone();
+        worker.trace_span(since, EventKind::Search, self.ply, label, stopped);
+        if stopped && !ctx.stop.load(Relaxed) {
+            worker.stats.aborted_nodes += nodes;
+        }
+        (!stopped).then_some((score, nodes))
+    }
+
+    fn search<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>) -> Score {
         worker.search_child(
             ctx,
             &self.child,

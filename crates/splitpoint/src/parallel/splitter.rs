@@ -24,6 +24,7 @@ use crate::parallel::shared_node::{Merged, SharedNode};
 use crate::parallel::thresholds::YBW_SPLITS_PER_THREAD;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker};
+use crate::trace::EventKind;
 
 /// "No split point".
 const NO_SPLIT_POINT: usize = usize::MAX;
@@ -181,22 +182,20 @@ impl<G: Game> Splitter<G> {
                 }
                 d.node.take(worker, ctx, i)
             };
-            let nodes_before = worker.stats.nodes;
-            let score = task.search(worker, ctx);
-            if worker.stopped() {
-                if !ctx.stop.load(Relaxed) {
-                    worker.stats.aborted_nodes += worker.stats.nodes - nodes_before;
-                }
+            let Some((score, _)) = task.run(worker, ctx) else {
                 // A stop here, or a cutoff here or above, makes the moves
                 // left useless: close, so that nobody attaches to a split
                 // point its owner is about to release.
                 let _d = sp.lock();
                 sp.open.store(false, Relaxed);
                 return;
-            }
-            if sp.lock().node.report(task.mv, score, worker) == Merged::Cut {
+            };
+            let mut d = sp.lock();
+            if d.node.report(task.mv, score, worker) == Merged::Cut {
                 sp.cutoff.store(true, Relaxed);
                 sp.open.store(false, Relaxed);
+                drop(d);
+                worker.trace_mark(EventKind::Cutoff, task.ply, String::new);
                 return;
             }
         }
@@ -352,6 +351,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
             sp.open.store(true, Release);
         }
         worker.stats.splits += 1;
+        worker.trace_mark(EventKind::Split, node.ply, String::new);
         self.wake_sleepers();
 
         // Search moves like any helper. `work_at` returns with the split
@@ -362,6 +362,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
             !sp.open.load(Relaxed),
             "work_at returns with the split point closed"
         );
+        let waiting = worker.trace_clock();
         let mut backoff = Backoff::new(idle::OWNER);
         while sp.workers.load(Acquire) > 1 {
             if self.help_below(worker, ctx, id) {
@@ -375,6 +376,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
         }
         me.current.store(sp.parent.load(Relaxed), Relaxed);
         me.used.store(slot, Relaxed);
+        worker.trace_span(waiting, EventKind::Wait, node.ply, String::new, false);
         worker.refresh_stopped(ctx);
 
         let d = sp.lock();
@@ -402,7 +404,7 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Splitter<G> {
         while !self.done.load(Acquire) {
             if let Some(id) = self.find_open(|_| true) {
                 self.idle.fetch_sub(1, SeqCst);
-                worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+                worker.count_idle(idle_since);
                 let worked = self.attach_and_work(worker, ctx, id, None);
                 idle_since = Instant::now();
                 self.idle.fetch_add(1, SeqCst);
@@ -418,7 +420,7 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Splitter<G> {
             });
         }
         self.idle.fetch_sub(1, SeqCst);
-        worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+        worker.count_idle(idle_since);
     }
 
     fn dismiss(&self) {

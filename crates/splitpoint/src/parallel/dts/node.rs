@@ -350,7 +350,7 @@ impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
         (!stopped).then_some(best)
     }
 
-    fn worker(&self) -> &Worker<G> {
+    fn worker(&mut self) -> &mut Worker<G> {
         self.worker
     }
 }

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering::*;
 use std::time::Instant;
 
 use super::*;
+use crate::trace::EventKind;
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// The proxy's move loop head: the split point's next move, or leave.
     pub(super) fn next_shared_move(&mut self) -> Flow {
@@ -67,6 +68,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         };
         if cut {
             self.worker.on_cutoff(mv, i, depth, ply);
+            self.worker
+                .trace_mark(EventKind::Cutoff, ply - 1, String::new);
         }
         self.stack.frames[ply].stage = Stage::NextMove;
         Flow::Continue
@@ -203,6 +206,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.stack.base = ply;
         self.stack.base_sp = id;
         self.worker.stats.splits += 1;
+        self.worker.trace_mark(EventKind::Split, ply, String::new);
         // Other idle threads may join it at once.
         dts.wake_sleepers();
         id
@@ -266,7 +270,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.stack.base = ply;
         self.stack.base_sp = id;
         self.stack.top = ply;
-        if self.run_busy() == Exit::RootDone {
+        let since = self.worker.trace_clock();
+        let exit = self.run_busy();
+        let stopped = self.worker.stopped();
+        let label = String::new;
+        self.worker
+            .trace_span(since, EventKind::Search, ply, label, stopped);
+        if exit == Exit::RootDone {
             let f = &self.stack.frames[0];
             dts.post_root(f.best, f.best_move, self.worker.pv_line(0));
         }
@@ -299,7 +309,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 if let Some(id) = dts.find_open()
                     && dts.join(id)
                 {
-                    self.worker.stats.idle_micros += since.elapsed().as_micros() as u64;
+                    self.worker.count_idle(since);
                     self.work(dts, id);
                     since = Instant::now();
                     backoff.reset();
@@ -310,8 +320,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                         if dts.post(me, target, c) {
                             match self.await_answer(dts) {
                                 Some(id) => {
-                                    self.worker.stats.idle_micros +=
-                                        since.elapsed().as_micros() as u64;
+                                    self.worker.count_idle(since);
                                     self.work(dts, id);
                                     since = Instant::now();
                                     backoff.reset();
@@ -334,7 +343,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     || (for_root && root_done.load(Relaxed))
             });
         }
-        self.worker.stats.idle_micros += since.elapsed().as_micros() as u64;
+        self.worker.count_idle(since);
     }
 
     /// Waits for the answer to this thread's request, refusing requests sent

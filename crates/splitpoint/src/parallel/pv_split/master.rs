@@ -65,6 +65,7 @@ impl<G: Game> PvSplit<'_, G> {
         match f.result.merge(mv, score, line) {
             Merged::Nothing => return,
             Merged::Cut => {
+                m.marks.push((EventKind::Cutoff, f.ply));
                 f.cut = true;
                 m.cut_level = Some(m.cut_level.map_or(level, |l| l.min(level)));
                 self.cut.store(true, Relaxed);
@@ -78,6 +79,7 @@ impl<G: Game> PvSplit<'_, G> {
                 .filter(|&s| m.slaves[s].is_some_and(|w| w.frame == frame))
                 .collect();
             self.transport.broadcast_bound(&working, frame, score);
+            m.marks.push((EventKind::Bound, m.frames[level].ply));
         }
     }
 
@@ -182,6 +184,7 @@ impl<G: Game> PvSplit<'_, G> {
             });
             m.frames.len() - 1
         };
+        worker.trace_mark(EventKind::Split, node.ply, String::new);
         loop {
             // The clock is read on every pass, not only when a wait times
             // out: with many slaves their reports can arrive faster than
@@ -191,6 +194,9 @@ impl<G: Game> PvSplit<'_, G> {
             }
             let mut m = lock(&self.master);
             self.pump(&mut m);
+            for (kind, ply) in m.marks.drain(..) {
+                worker.trace_mark(kind, ply, String::new);
+            }
             let stopped = ctx.stop.load(Relaxed);
             if stopped || m.cut_level.is_some_and(|l| l < level) {
                 // Abandoned: the caller's result is void.

@@ -135,6 +135,7 @@ use crate::parallel::transport::{
 use crate::score::Score;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker};
+use crate::trace::EventKind;
 
 mod master;
 mod slave;
@@ -199,6 +200,9 @@ struct Master<G: Game> {
     next_work: WorkId,
     /// The outermost frame that was cut and has not returned yet.
     cut_level: Option<usize>,
+    /// Cutoffs and bound broadcasts (with their frame's ply) not yet put in
+    /// the master's timeline: they happen where no worker is at hand.
+    marks: Vec<(EventKind, usize)>,
 }
 
 /// What one slave remembers between messages: that slave's alone.
@@ -247,6 +251,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
                 next_frame: 0,
                 next_work: 0,
                 cut_level: None,
+                marks: Vec::new(),
             }),
             cut: AtomicBool::new(false),
             active: AtomicBool::new(false),

@@ -100,6 +100,7 @@ impl<G: Game> PvSplit<'_, G> {
             cell.abort.store(GO_ON, Relaxed);
             worker.refresh_stopped(ctx);
             let nodes_before = worker.stats.nodes;
+            let since = worker.trace_clock();
             let score = worker.search_child(
                 ctx,
                 &work.child,
@@ -111,7 +112,9 @@ impl<G: Game> PvSplit<'_, G> {
                 work.ply,
                 NodeType::Pv,
             );
-            if !worker.stopped() {
+            let stopped = worker.stopped();
+            worker.trace_span(since, EventKind::Search, work.ply, String::new, stopped);
+            if !stopped {
                 answer(true, score, alpha, worker.pv_line(work.ply + 1).to_vec());
                 return finish(true);
             }
@@ -158,7 +161,7 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for PvSplit<'_, G> {
                     break order;
                 }
             };
-            worker.stats.idle_micros += idle.elapsed().as_micros() as u64;
+            worker.count_idle(idle);
             match order {
                 Order::Quit => return,
                 Order::Work(work) => {

@@ -7,6 +7,7 @@ use std::sync::atomic::Ordering::*;
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::trace::EventKind;
 
 impl<G: Game> Workloads<G> {
     /// Marks every unsearched move searched (a cutoff or a cancel).
@@ -33,6 +34,7 @@ impl<G: Game> Workloads<G> {
             return;
         }
         let start = Instant::now();
+        let waiting = worker.trace_clock();
         let mut helping = Duration::ZERO;
         let mut backoff = Backoff::new(idle::OWNER);
         while head.subscribers.load(Acquire) > 0 {
@@ -57,6 +59,8 @@ impl<G: Game> Workloads<G> {
         }
         let waited = start.elapsed().saturating_sub(helping);
         worker.stats.idle_micros += waited.as_micros() as u64;
+        let ply = self.slots[s].head.ply.load(Relaxed);
+        worker.trace_span(waiting, EventKind::Wait, ply, String::new, false);
     }
 
     /// The helpful publisher: works at an open workload below `id`, if any.
@@ -117,6 +121,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
         }
         me.store(id, Relaxed);
         worker.stats.splits += 1;
+        worker.trace_mark(EventKind::Split, node.ply, String::new);
         self.wake_for_publication();
 
         // Our own moves, taken like everyone's.

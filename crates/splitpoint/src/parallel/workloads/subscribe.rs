@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::*;
 use crate::driver::Helpers;
+use crate::trace::EventKind;
 
 impl<G: Game> Workloads<G> {
     /// Takes the next unsearched move of the workload in slot `s`, if its id
@@ -52,10 +53,11 @@ impl<G: Game> Workloads<G> {
         index: usize,
         mv: G::Move,
         score: Score,
-        worker: &Worker<G>,
+        worker: &mut Worker<G>,
     ) {
         d.state[index] = MoveState::Searched;
         if d.node.report(mv, score, worker) == Merged::Cut {
+            worker.trace_mark(EventKind::Cutoff, d.node.ply, String::new);
             Self::flag_all_searched(d);
             head.open.store(false, Relaxed);
             head.id.store(self.fresh_id(s), Relaxed);
@@ -98,18 +100,12 @@ impl<G: Game> Workloads<G> {
             let Some(task) = task else {
                 return;
             };
-            let nodes_before = worker.stats.nodes;
-            let score = task.search(worker, ctx);
-            let nodes = worker.stats.nodes - nodes_before;
-            if worker.stopped() {
-                if !ctx.stop.load(Relaxed) {
-                    worker.stats.aborted_nodes += nodes;
-                }
+            let Some((score, nodes)) = task.run(worker, ctx) else {
                 if subscriber {
                     self.leave(slot.lock(), head);
                 }
                 return;
-            }
+            };
             done = Some((task.index, task.mv, score, nodes));
         }
     }
@@ -204,7 +200,7 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Workloads<G> {
         let mut backoff = Backoff::new(idle::IDLE_HELPER);
         while !self.done.load(Acquire) {
             if let Some(s) = self.find(|_| true) {
-                worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+                worker.count_idle(idle_since);
                 let worked = self.attach_and_work(worker, ctx, s, None);
                 idle_since = Instant::now();
                 // A workload gone before we attached is no progress: keep
@@ -218,7 +214,7 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Workloads<G> {
                 self.done.load(SeqCst) || self.find(|_| true).is_some()
             });
         }
-        worker.stats.idle_micros += idle_since.elapsed().as_micros() as u64;
+        worker.count_idle(idle_since);
     }
 
     fn dismiss(&self) {
