@@ -19,8 +19,12 @@ pub struct Stats {
     pub beta_cutoffs: u64,
     /// Of those, the ones where the first move searched did it.
     pub first_move_cutoffs: u64,
-    /// Split points opened (parallel algorithms that split).
+    /// Nodes whose moves several threads searched: split points opened
+    /// (YBW, root splitting, DTS), workloads published, PV nodes pv-split
+    /// handed out, nodes where ABDADA deferred moves other threads held.
     pub splits: u64,
+    /// Positions pv-split's master sent to slaves (one per move handed out).
+    pub work_sent: u64,
     /// Nodes that met the split conditions but found no idle thread or no free split point.
     pub splits_refused: u64,
     /// Nodes searched under a split point that a cutoff then made useless.
@@ -67,6 +71,7 @@ impl AddAssign for Stats {
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.splits += o.splits;
+        self.work_sent += o.work_sent;
         self.splits_refused += o.splits_refused;
         self.aborted_nodes += o.aborted_nodes;
         self.idle_micros += o.idle_micros;

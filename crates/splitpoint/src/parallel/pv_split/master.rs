@@ -126,7 +126,7 @@ impl<G: Game> PvSplit<'_, G> {
                 frame: f.id,
                 index,
             });
-            self.splits.fetch_add(1, Relaxed);
+            self.work_sent.fetch_add(1, Relaxed);
             self.transport.send_work(s, work);
         }
         self.update_active(m);
@@ -184,6 +184,7 @@ impl<G: Game> PvSplit<'_, G> {
             });
             m.frames.len() - 1
         };
+        worker.stats.splits += 1;
         worker.trace_mark(EventKind::Split, node.ply, String::new);
         loop {
             // The clock is read on every pass, not only when a wait times

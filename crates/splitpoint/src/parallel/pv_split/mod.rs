@@ -236,7 +236,7 @@ pub(crate) struct PvSplit<'t, G: Game> {
     active: AtomicBool,
     tick: AtomicU32,
     /// Work messages sent.
-    splits: AtomicU64,
+    work_sent: AtomicU64,
     slaves: Box<[CachePadded<SlaveCell<G>>]>,
 }
 
@@ -256,7 +256,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
             cut: AtomicBool::new(false),
             active: AtomicBool::new(false),
             tick: AtomicU32::new(0),
-            splits: AtomicU64::new(0),
+            work_sent: AtomicU64::new(0),
             slaves: (0..n)
                 .map(|_| {
                     CachePadded::new(SlaveCell {
@@ -322,7 +322,7 @@ fn search_over<G: Game, E: Evaluator<G>>(
 ) -> SearchResult<G::Move> {
     let pv_split = PvSplit::new(transport);
     let result = lead_and_help(job, &pv_split, on_iteration);
-    job.worker(0).stats.splits += pv_split.splits.load(Relaxed);
+    job.worker(0).stats.work_sent += pv_split.work_sent.load(Relaxed);
     result
 }
 
