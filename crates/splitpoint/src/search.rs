@@ -20,7 +20,7 @@ pub(crate) mod hook;
 pub(crate) mod rules;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
@@ -163,6 +163,14 @@ impl<G: Game> Worker<G> {
     pub(crate) fn count_idle(&mut self, since: Instant) {
         self.stats.idle_micros += since.elapsed().as_micros() as u64;
         self.trace_span(Some(since), EventKind::Idle, 0, String::new, false);
+    }
+
+    /// Counts an owner's wait at its shared node at `ply`, from `since` to
+    /// now, `helping` of it spent helping below, and records it.
+    pub(crate) fn count_wait(&mut self, since: Instant, helping: Duration, ply: usize) {
+        let waited = since.elapsed().saturating_sub(helping);
+        self.stats.wait_micros += waited.as_micros() as u64;
+        self.trace_span(Some(since), EventKind::Wait, ply, String::new, false);
     }
 
     /// Records an instant; nothing when not tracing.

@@ -31,6 +31,9 @@ pub struct Stats {
     pub aborted_nodes: u64,
     /// Time threads spent waiting for work, in microseconds (summed over threads).
     pub idle_micros: u64,
+    /// Time owners of shared nodes spent waiting for the threads still
+    /// searching there, not helping them, in microseconds (summed).
+    pub wait_micros: u64,
     /// Null-move searches that held beta and so ended their node.
     pub null_cutoffs: u64,
     /// Moves searched at reduced depth (late-move reductions).
@@ -75,6 +78,7 @@ impl AddAssign for Stats {
         self.splits_refused += o.splits_refused;
         self.aborted_nodes += o.aborted_nodes;
         self.idle_micros += o.idle_micros;
+        self.wait_micros += o.wait_micros;
         self.null_cutoffs += o.null_cutoffs;
         self.reductions += o.reductions;
         self.seldepth = self.seldepth.max(o.seldepth);

@@ -12,7 +12,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
@@ -362,10 +362,13 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
             !sp.open.load(Relaxed),
             "work_at returns with the split point closed"
         );
-        let waiting = worker.trace_clock();
+        let waiting = Instant::now();
+        let mut helping = Duration::ZERO;
         let mut backoff = Backoff::new(idle::OWNER);
         while sp.workers.load(Acquire) > 1 {
+            let t = Instant::now();
             if self.help_below(worker, ctx, id) {
+                helping += t.elapsed();
                 backoff.reset();
                 continue;
             }
@@ -376,7 +379,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Splitter<G> {
         }
         me.current.store(sp.parent.load(Relaxed), Relaxed);
         me.used.store(slot, Relaxed);
-        worker.trace_span(waiting, EventKind::Wait, node.ply, String::new, false);
+        worker.count_wait(waiting, helping, node.ply);
         worker.refresh_stopped(ctx);
 
         let d = sp.lock();

@@ -253,7 +253,10 @@ impl<G: Game> PvSplit<'_, G> {
                 continue;
             }
             // Everything is handed out: wait for results.
-            if let Some(report) = self.transport.recv_at_master(WAIT) {
+            let waiting = Instant::now();
+            let report = self.transport.recv_at_master(WAIT);
+            worker.count_wait(waiting, Duration::ZERO, node.ply);
+            if let Some(report) = report {
                 self.fold(&mut m, report);
             }
         }

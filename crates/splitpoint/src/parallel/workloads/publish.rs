@@ -34,7 +34,6 @@ impl<G: Game> Workloads<G> {
             return;
         }
         let start = Instant::now();
-        let waiting = worker.trace_clock();
         let mut helping = Duration::ZERO;
         let mut backoff = Backoff::new(idle::OWNER);
         while head.subscribers.load(Acquire) > 0 {
@@ -57,10 +56,7 @@ impl<G: Game> Workloads<G> {
                             .is_some())
             });
         }
-        let waited = start.elapsed().saturating_sub(helping);
-        worker.stats.idle_micros += waited.as_micros() as u64;
-        let ply = self.slots[s].head.ply.load(Relaxed);
-        worker.trace_span(waiting, EventKind::Wait, ply, String::new, false);
+        worker.count_wait(start, helping, head.ply.load(Relaxed));
     }
 
     /// The helpful publisher: works at an open workload below `id`, if any.
