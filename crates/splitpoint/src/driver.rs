@@ -30,6 +30,20 @@ pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
 pub(crate) const ASPIRATION_WINDOW: Score = 40;
 
 /// When and how a search ends.
+///
+/// ```
+/// use std::time::Duration;
+/// use splitpoint::Limits;
+///
+/// // Nine plies in exact mode: the table orders moves but never ends a node,
+/// // so every algorithm returns the serial minimax score.
+/// let exact = Limits::to_depth(9).exact();
+/// assert_eq!((exact.depth, exact.exact), (Some(9), true));
+///
+/// // As deep as 200 ms allow, and no more than a million nodes.
+/// let timed = Limits { nodes: Some(1_000_000), ..Limits::for_time(Duration::from_millis(200)) };
+/// assert_eq!(timed.movetime, Some(Duration::from_millis(200)));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration (plies), at most [`MAX_DEPTH`]; `None` is [`MAX_DEPTH`].

@@ -30,6 +30,29 @@ impl StopHandle {
 
 /// A search engine for one game and evaluator: owns the transposition table,
 /// the worker threads and their state, reused across searches.
+///
+/// ```
+/// # use splitpoint::{Evaluator, Game, MoveList, Outcome, Score};
+/// # #[derive(Clone)] struct Nim(u8);
+/// # impl Game for Nim {
+/// #     type Move = u8;
+/// #     fn generate_moves(&self, m: &mut MoveList<u8>) { m.extend(1..=self.0.min(3)) }
+/// #     fn play(&self, take: u8) -> Self { Nim(self.0 - take) }
+/// #     fn hash(&self) -> u64 { u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15) }
+/// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
+/// #     fn move_key(take: u8) -> u16 { u16::from(take) }
+/// # }
+/// # struct Even;
+/// # impl Evaluator<Nim> for Even { fn evaluate(&self, _: &Nim) -> Score { 0 } }
+/// use splitpoint::{Algorithm, Engine, Limits, WIN};
+///
+/// let mut engine = Engine::new(Even, 16); // a 16 MiB table
+/// engine.set_parallelism(Algorithm::Ybw { strong: false }, 2);
+/// let r = engine.search(&Nim(9), &Limits::to_depth(12).exact());
+/// // Nine stones: take one and leave a multiple of four, a win.
+/// assert_eq!(r.best_move, Some(1));
+/// assert!(r.score > WIN - 12);
+/// ```
 pub struct Engine<G: Game, E: Evaluator<G>> {
     eval: E,
     tt: TranspositionTable,
@@ -281,7 +304,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Outcome, ParseError};
+    use crate::game::Outcome;
     use crate::score::Score;
     use crate::tt::blocks_allocated;
 
@@ -308,18 +331,7 @@ mod tests {
         fn move_key(take: u8) -> u16 {
             take as u16
         }
-        fn parse_position(text: &str) -> Result<Self, ParseError> {
-            text.parse().map(Nim).map_err(|_| ParseError::new("stones"))
-        }
-        fn position_text(&self) -> String {
-            self.0.to_string()
-        }
-        fn parse_move(&self, text: &str) -> Result<u8, ParseError> {
-            text.parse().map_err(|_| ParseError::new("take"))
-        }
-        fn move_text(&self, take: u8) -> String {
-            take.to_string()
-        }
+        // No text forms: the defaults serve.
     }
 
     struct Even;
@@ -334,6 +346,17 @@ mod tests {
     fn search_nim(engine: &mut Engine<Nim, Even>) {
         let r = engine.search(&Nim(21), &Limits::to_depth(24));
         assert!(r.score > 0, "{r:?}");
+    }
+
+    #[test]
+    fn a_game_without_text_forms_names_its_moves_by_debug() {
+        let nim = Nim(5);
+        assert_eq!(nim.move_text(2), "2");
+        assert_eq!(nim.parse_move(" 3 "), Ok(3));
+        let err = nim.parse_move("4").expect_err("taking 4 is no legal move");
+        assert!(err.to_string().contains("'4' is no legal move"), "{err}");
+        assert!(Nim::parse_position("5").is_err());
+        assert_eq!(nim.position_text(), "");
     }
 
     #[test]

@@ -75,6 +75,39 @@ impl std::error::Error for ParseError {}
 ///
 /// Positions are values: [`play`](Game::play) returns the child position (copy-make),
 /// which is what lets many threads search one tree without sharing mutable state.
+///
+/// A first game needs only its rules; the text forms have defaults.
+///
+/// ```
+/// use splitpoint::{Game, MoveList, Outcome};
+///
+/// /// Nim: take one to three stones; whoever cannot move has lost.
+/// #[derive(Clone)]
+/// struct Nim(u8);
+///
+/// impl Game for Nim {
+///     type Move = u8;
+///     fn generate_moves(&self, moves: &mut MoveList<u8>) {
+///         moves.extend(1..=self.0.min(3));
+///     }
+///     fn play(&self, take: u8) -> Self {
+///         Nim(self.0 - take)
+///     }
+///     fn hash(&self) -> u64 {
+///         u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+///     }
+///     fn outcome(&self) -> Option<Outcome> {
+///         (self.0 == 0).then_some(Outcome::Loss)
+///     }
+///     fn move_key(take: u8) -> u16 {
+///         u16::from(take)
+///     }
+/// }
+///
+/// // Four stones, two plies: 3 + 2 + 1 lines.
+/// assert_eq!(splitpoint::perft(&Nim(4), 2), 6);
+/// assert_eq!(Nim(4).parse_move("3"), Ok(3));
+/// ```
 pub trait Game: Clone + Send + Sync + 'static {
     /// A move. Small and `Copy`: it lives in move lists, killers and PVs.
     type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
@@ -103,29 +136,80 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// collision only costs move ordering, never correctness.
     fn move_key(mv: Self::Move) -> u16;
 
-    /// Reads a position from its text form.
+    // The text forms. A game's first version needs none of them: the search
+    // never reads text, and the defaults below name moves by their `Debug`
+    // form. The command line, the protocols and the bench suites read and
+    // print positions, so a game they play implements all four.
+
+    /// Reads a position from its text form. By default the game has none.
     ///
     /// # Errors
     /// A [`ParseError`] saying what is wrong and where.
-    fn parse_position(text: &str) -> Result<Self, ParseError>;
+    fn parse_position(text: &str) -> Result<Self, ParseError> {
+        let _ = text;
+        Err(ParseError::new(
+            "this game has no text form for positions (Game::parse_position)",
+        ))
+    }
 
-    /// The position's text form, readable by [`parse_position`](Game::parse_position).
-    fn position_text(&self) -> String;
+    /// The position's text form, readable by
+    /// [`parse_position`](Game::parse_position). By default empty: the game
+    /// has none.
+    fn position_text(&self) -> String {
+        String::new()
+    }
 
-    /// Reads a move legal in this position.
+    /// Reads a move legal in this position. By default, the legal move whose
+    /// [`move_text`](Game::move_text) is `text`.
     ///
     /// # Errors
     /// A [`ParseError`] when the text is no move, or no legal move here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        let text = text.trim();
+        moves
+            .into_iter()
+            .find(|&mv| self.move_text(mv) == text)
+            .ok_or_else(|| ParseError::new(format!("'{text}' is no legal move here")))
+    }
 
     /// The move's text form, readable by [`parse_move`](Game::parse_move).
-    fn move_text(&self, mv: Self::Move) -> String;
+    /// By default its `Debug` form.
+    fn move_text(&self, mv: Self::Move) -> String {
+        format!("{mv:?}")
+    }
 }
 
 /// The engine's judgement of positions of a game `G`.
 ///
 /// Scores are from the side to move's view and must stay strictly inside
-/// `±(WIN - MAX_PLY)`, the band reserved for won and lost games.
+/// `±(WIN - MAX_PLY)`, the band reserved for won and lost games. Only
+/// [`evaluate`](Evaluator::evaluate) is required; the rest are hooks with
+/// neutral defaults (no quiescence moves, no ordering hints, no selectivity).
+///
+/// ```
+/// # use splitpoint::{Evaluator, Game, MoveList, Outcome, Score};
+/// # #[derive(Clone)] struct Nim(u8);
+/// # impl Game for Nim {
+/// #     type Move = u8;
+/// #     fn generate_moves(&self, m: &mut MoveList<u8>) { m.extend(1..=self.0.min(3)) }
+/// #     fn play(&self, take: u8) -> Self { Nim(self.0 - take) }
+/// #     fn hash(&self) -> u64 { u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15) }
+/// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
+/// #     fn move_key(take: u8) -> u16 { u16::from(take) }
+/// # }
+/// /// Nim with 1 to 3 stones: a multiple of four is lost for the side to move.
+/// struct Fours;
+///
+/// impl Evaluator<Nim> for Fours {
+///     fn evaluate(&self, pos: &Nim) -> Score {
+///         if pos.0 % 4 == 0 { -100 } else { 100 }
+///     }
+/// }
+///
+/// assert_eq!(Fours.evaluate(&Nim(8)), -100);
+/// ```
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The static score of a position that is not finished.
     fn evaluate(&self, pos: &G) -> Score;

@@ -57,7 +57,7 @@ fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score 
 /// a game that ends sooner counts as one leaf.
 ///
 /// ```
-/// # use splitpoint::{Game, MoveList, Outcome, ParseError, perft};
+/// # use splitpoint::{Game, MoveList, Outcome, perft};
 /// # #[derive(Clone)] struct Nim(u8);
 /// # impl Game for Nim {
 /// #     type Move = u8;
@@ -66,10 +66,6 @@ fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score 
 /// #     fn hash(&self) -> u64 { self.0 as u64 }
 /// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
 /// #     fn move_key(t: u8) -> u16 { t as u16 }
-/// #     fn parse_position(s: &str) -> Result<Self, ParseError> { s.parse().map(Nim).map_err(|_| ParseError::new("count")) }
-/// #     fn position_text(&self) -> String { self.0.to_string() }
-/// #     fn parse_move(&self, s: &str) -> Result<u8, ParseError> { s.parse().map_err(|_| ParseError::new("take")) }
-/// #     fn move_text(&self, t: u8) -> String { t.to_string() }
 /// # }
 /// // Nim with 3 stones, take 1 or 2: lines 1-1-1, 1-2, 2-1.
 /// assert_eq!(perft(&Nim(3), 3), 3);
@@ -84,7 +80,7 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
 /// as one leaf).
 ///
 /// ```
-/// # use splitpoint::{Game, MoveList, Outcome, ParseError, perft_exact_depth};
+/// # use splitpoint::{Game, MoveList, Outcome, perft_exact_depth};
 /// # #[derive(Clone)] struct Nim(u8);
 /// # impl Game for Nim {
 /// #     type Move = u8;
@@ -93,10 +89,6 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
 /// #     fn hash(&self) -> u64 { self.0 as u64 }
 /// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
 /// #     fn move_key(t: u8) -> u16 { t as u16 }
-/// #     fn parse_position(s: &str) -> Result<Self, ParseError> { s.parse().map(Nim).map_err(|_| ParseError::new("count")) }
-/// #     fn position_text(&self) -> String { self.0.to_string() }
-/// #     fn parse_move(&self, s: &str) -> Result<u8, ParseError> { s.parse().map_err(|_| ParseError::new("take")) }
-/// #     fn move_text(&self, t: u8) -> String { t.to_string() }
 /// # }
 /// // Nim with 3 stones, take 1 or 2: only 1-1-1 lasts three plies.
 /// assert_eq!(perft_exact_depth(&Nim(3), 3), 1);

@@ -37,7 +37,18 @@ pub(crate) mod transport;
 pub(crate) mod workloads;
 pub(crate) mod ybw;
 
-/// How the search uses its threads.
+/// How the search uses its threads. Every algorithm returns the serial
+/// search's score in exact mode, at any thread count.
+///
+/// ```
+/// use splitpoint::Algorithm;
+///
+/// let dts: Algorithm = "dts".parse().unwrap();
+/// assert_eq!(dts, Algorithm::Dts);
+/// assert_eq!(Algorithm::Ybw { strong: true }.name(), "ybw-strong");
+/// assert!("ybw-weak".parse::<Algorithm>().is_err());
+/// assert_eq!(Algorithm::ALL.len(), 11);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// One thread: iterative-deepening PVS, the reference.
