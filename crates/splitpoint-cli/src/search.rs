@@ -90,7 +90,7 @@ struct SearchJson {
 
 /// The search's counters, with the two rates derived from them.
 #[derive(Serialize)]
-struct StatsJson {
+pub(crate) struct StatsJson {
     nodes: u64,
     qnodes: u64,
     tt_probes: u64,
@@ -100,8 +100,10 @@ struct StatsJson {
     first_move_cutoffs: u64,
     splits: u64,
     splits_refused: u64,
+    work_sent: u64,
     aborted_nodes: u64,
     idle_micros: u64,
+    wait_micros: u64,
     null_cutoffs: u64,
     reductions: u64,
     seldepth: u64,
@@ -121,8 +123,10 @@ impl From<&Stats> for StatsJson {
             first_move_cutoffs: s.first_move_cutoffs,
             splits: s.splits,
             splits_refused: s.splits_refused,
+            work_sent: s.work_sent,
             aborted_nodes: s.aborted_nodes,
             idle_micros: s.idle_micros,
+            wait_micros: s.wait_micros,
             null_cutoffs: s.null_cutoffs,
             reductions: s.reductions,
             seldepth: s.seldepth,

@@ -9,11 +9,12 @@ use clap::Args;
 use serde::Serialize;
 use splitpoint::{Engine, Game, SearchResult};
 use splitpoint_games::othello::{
-    FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, solve_limits,
+    FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, solve_limits,
 };
 
 use crate::error::{Error, Result};
 use crate::games::{GameName, line_text, parse_game};
+use crate::search::StatsJson;
 use crate::{ParallelArgs, new_engine, report, stdout};
 
 /// The FFO position solved when none is given.
@@ -21,9 +22,12 @@ const DEFAULT_FFO: u32 = 40;
 
 /// Solve endgame positions exactly (othello)
 ///
-/// Searches each position to the end of the game in exact mode and prints the
-/// final disc difference for the side to move under perfect play (empty
-/// squares to the winner) and a best move. Fine up to about 24 empties; every
+/// Searches each position to the end of the game and prints the final disc
+/// difference for the side to move under perfect play (empty squares to the
+/// winner) and a best move. The score is exact; the search uses the
+/// transposition table's bounds to end nodes (--oracle searches in exact
+/// mode instead: the table only orders moves, the reference the solver is
+/// tested against, about twice as slow). Fine up to about 24 empties; every
 /// further empty roughly doubles the time.
 ///
 /// Positions come from --position, --file (one position a line, '#' or '%'
@@ -72,6 +76,11 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     pub parallel: ParallelArgs,
+
+    /// Search in exact mode (the table orders moves but ends no node): the
+    /// oracle the solver is tested against
+    #[arg(long)]
+    pub oracle: bool,
 
     /// Print one JSON object a line, per position: position, score, best_move,
     /// nodes, seconds, nps, pv (and ffo, expected_score, expected_moves, correct
@@ -126,6 +135,7 @@ struct SolveJson {
     seconds: f64,
     nps: f64,
     pv: Vec<String>,
+    stats: StatsJson,
     #[serde(flatten)]
     check: Option<CheckJson>,
 }
@@ -169,7 +179,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let (mut total_nodes, mut total_time) = (0, Duration::ZERO);
     for job in &jobs {
         engine.clear();
-        let result = solve(&mut engine, &job.position);
+        let result = solve(&mut engine, &job.position, args.oracle);
         total_nodes += result.stats.nodes;
         total_time += result.elapsed;
         let correct = job.known.as_ref().is_none_or(|k| agrees(k, &result));
@@ -213,12 +223,19 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
 }
 
 /// Solves `pos` exactly: one iteration deep enough that every line reaches the
-/// end of the game (each empty square takes at most a move and a pass).
+/// end of the game (each empty square takes at most a move and a pass), as
+/// the solver or (`oracle`) in exact mode.
 pub fn solve(
     engine: &mut Engine<Othello, OthelloExact>,
     pos: &Othello,
+    oracle: bool,
 ) -> SearchResult<OthelloMove> {
-    engine.search(pos, &solve_limits(pos))
+    let limits = if oracle {
+        oracle_limits(pos)
+    } else {
+        solve_limits(pos)
+    };
+    engine.search(pos, &limits)
 }
 
 /// Whether a result matches the known solution: the same score, by a move
@@ -358,6 +375,7 @@ fn to_json(job: &Job, r: &SearchResult<OthelloMove>, correct: bool) -> SolveJson
         seconds: r.elapsed.as_secs_f64(),
         nps: r.nps(),
         pv: line_text(&job.position, &r.pv),
+        stats: StatsJson::from(&r.stats),
         check: job.known.as_ref().map(|k| CheckJson {
             ffo: k.ffo,
             expected_score: k.score,

@@ -1,0 +1,80 @@
+//! The Othello solver against its oracle: `solve_limits` lets the table's
+//! bounds end nodes and the root start in an aspiration window, which must
+//! not change a single score. The oracle is the same search in exact mode
+//! (`oracle_limits`: the table orders moves only), run serially.
+
+use splitpoint::{Algorithm, Engine, Game};
+use splitpoint_games::othello::{Othello, OthelloExact, oracle_limits, solve_limits};
+
+mod common;
+use common::random_othello;
+
+/// 50 seeded endgames, with 12 to 18 empties, none finished.
+fn endgames() -> Vec<Othello> {
+    let positions: Vec<Othello> = (0..400u64)
+        .map(|seed| random_othello(1000 + seed, 42 + (seed % 7) as usize))
+        .filter(|pos| pos.outcome().is_none() && (12..=18).contains(&pos.empty_count()))
+        .take(50)
+        .collect();
+    assert_eq!(positions.len(), 50, "too few seeded endgames");
+    positions
+}
+
+#[test]
+fn the_solver_scores_as_the_oracle_under_every_algorithm_at_1_2_3_threads() {
+    let positions = endgames();
+    let mut oracle = Engine::new(OthelloExact, 8);
+    let expected: Vec<i32> = positions
+        .iter()
+        .map(|pos| {
+            oracle.clear();
+            oracle.search(pos, &oracle_limits(pos)).score
+        })
+        .collect();
+    for algorithm in Algorithm::ALL {
+        for threads in [1, 2, 3] {
+            // One table for all 50: entries left by earlier positions must
+            // not mislead later ones either.
+            let mut engine = Engine::new(OthelloExact, 8);
+            engine.set_parallelism(algorithm, threads);
+            for (pos, &score) in positions.iter().zip(&expected) {
+                let r = engine.search(pos, &solve_limits(pos));
+                assert_eq!(
+                    r.score,
+                    score,
+                    "{algorithm} × {threads} solving {} ({} empties)",
+                    pos.position_text(),
+                    pos.empty_count()
+                );
+                let mv = r.best_move.expect("an unfinished game has a move");
+                let child = pos.play(mv);
+                let child_score = if child.outcome().is_some() {
+                    child.final_score()
+                } else {
+                    oracle.clear();
+                    oracle.search(&child, &oracle_limits(&child)).score
+                };
+                assert_eq!(
+                    -child_score, score,
+                    "{algorithm} × {threads}: {mv} is no best move"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_solver_searches_fewer_nodes_than_the_oracle() {
+    // What the solver is for: the same scores with less work.
+    let (mut solver_nodes, mut oracle_nodes) = (0, 0);
+    for pos in endgames().iter().take(10) {
+        let mut engine = Engine::new(OthelloExact, 8);
+        solver_nodes += engine.search(pos, &solve_limits(pos)).stats.nodes;
+        engine.clear();
+        oracle_nodes += engine.search(pos, &oracle_limits(pos)).stats.nodes;
+    }
+    assert!(
+        solver_nodes < oracle_nodes,
+        "solver {solver_nodes} nodes, oracle {oracle_nodes}"
+    );
+}
