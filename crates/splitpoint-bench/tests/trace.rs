@@ -63,27 +63,37 @@ fn every_algorithm_writes_a_timeline_that_parses_and_nests() {
             );
         }
 
-        let text = serde_json::to_string(&chrome_json(
-            &trace,
-            &[("algorithm", algorithm.to_string())],
-        ))
-        .expect("serializes");
+        // Two searches in one file: one process each.
+        let searches = [
+            ("first".to_string(), trace.clone()),
+            ("second".to_string(), trace.clone()),
+        ];
+        let about = [("algorithm", algorithm.to_string())];
+        let text = serde_json::to_string(&chrome_json(&searches, &about)).expect("serializes");
         let json: Value = serde_json::from_str(&text).expect("the trace parses");
         let events = json["traceEvents"].as_array().expect("traceEvents");
-        let mut per_thread: std::collections::BTreeMap<u64, Vec<(f64, f64)>> = Default::default();
+        let mut per_thread: std::collections::BTreeMap<(u64, u64), Vec<(f64, f64)>> =
+            Default::default();
+        let mut processes = Vec::new();
         for e in events {
             let ph = e["ph"].as_str().expect("ph");
             assert!(["X", "i", "M"].contains(&ph), "{algorithm}: phase {ph}");
+            let pid = e["pid"].as_u64().expect("pid");
+            if e["name"] == "process_name" {
+                processes.push(e["args"]["name"].as_str().expect("a name").to_string());
+                continue;
+            }
             let tid = e["tid"].as_u64().expect("tid");
             assert!(tid < 2, "{algorithm}: thread {tid}");
             if ph == "X" {
                 let ts = e["ts"].as_f64().expect("ts");
                 let dur = e["dur"].as_f64().expect("dur");
                 assert!(ts >= 0.0 && dur >= 0.0);
-                per_thread.entry(tid).or_default().push((ts, dur));
+                per_thread.entry((pid, tid)).or_default().push((ts, dur));
             }
         }
-        for (tid, spans) in &mut per_thread {
+        assert_eq!(processes, ["first", "second"]);
+        for ((_, tid), spans) in &mut per_thread {
             assert_nested(spans, *tid);
         }
         assert_eq!(json["otherData"]["algorithm"], algorithm.to_string());

@@ -29,7 +29,7 @@ use std::io::{self, ErrorKind};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use splitpoint::{Algorithm, Engine, Evaluator, Game};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Trace};
 
 use crate::error::{Error, Result};
 
@@ -101,6 +101,14 @@ pub struct ParallelArgs {
     /// per stripe of buckets)
     #[arg(long, value_name = "lockless|locked", default_value = "lockless")]
     pub tt: String,
+
+    /// Write the thread timeline of every search to FILE, in Chrome's
+    /// trace-event format (open it in ui.perfetto.dev or chrome://tracing):
+    /// per thread, its iterations, the shared moves it searched, its waits
+    /// at its own split points and its idle time, and the splits, cutoffs
+    /// and bounds
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<std::path::PathBuf>,
 }
 
 /// The most threads an engine may be given: on the command line, in every
@@ -112,6 +120,23 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_HASH_MIB: usize = 65_536;
 
 impl ParallelArgs {
+    /// Writes the timelines of `searches` to the --trace file, if one was
+    /// asked for, with what was run.
+    pub fn write_trace(&self, searches: &[(String, Trace)]) -> Result<()> {
+        let Some(path) = &self.trace else {
+            return Ok(());
+        };
+        let about = [
+            (
+                "command_line",
+                std::env::args().collect::<Vec<_>>().join(" "),
+            ),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+        ];
+        splitpoint_bench::trace::write_chrome_json(path, searches, &about)
+            .map_err(|e| Error::input(format!("--trace {}: {e}", path.display())))
+    }
+
     /// Sets `engine`'s algorithm and thread count.
     pub fn apply<G: Game, E: Evaluator<G>>(&self, engine: &mut Engine<G, E>) -> Result<()> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
@@ -134,6 +159,7 @@ impl ParallelArgs {
             .map_err(|e| Error::input(format!("--tt: {e}")))?;
         engine.set_table_kind(table);
         engine.set_parallelism(algorithm, self.threads);
+        engine.set_trace(self.trace.is_some());
         Ok(())
     }
 }

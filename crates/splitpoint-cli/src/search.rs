@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use serde::Serialize;
-use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats};
+use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats, Trace};
 
 use crate::error::{Error, Result};
 use crate::games::{CliGame, GameCommand, dispatch, line_text, load_position, parse_game};
@@ -181,8 +181,16 @@ impl GameCommand for &SearchArgs {
         let mut engine = new_engine(G::Eval::default(), self.hash)?;
         self.parallel.apply(&mut engine)?;
 
+        let traced = |engine: &mut Engine<G, G::Eval>| -> Vec<(String, Trace)> {
+            engine
+                .take_trace()
+                .map(|t| (pos.position_text(), t))
+                .into_iter()
+                .collect()
+        };
         if self.json {
             let result = engine.search(&pos, &limits);
+            self.parallel.write_trace(&traced(&mut engine))?;
             let json = to_json(&engine, &pos, &result);
             report::json_line(&mut stdout(), &json)?;
             return Ok(ExitCode::SUCCESS);
@@ -220,6 +228,7 @@ impl GameCommand for &SearchArgs {
             }
         });
         written?;
+        self.parallel.write_trace(&traced(&mut engine))?;
         write_summary(&mut stdout(), &pos, &result)?;
         Ok(ExitCode::SUCCESS)
     }

@@ -177,9 +177,17 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
 
     let mut all_correct = true;
     let (mut total_nodes, mut total_time) = (0, Duration::ZERO);
+    let mut traces = Vec::new();
     for job in &jobs {
         engine.clear();
         let result = solve(&mut engine, &job.position, args.oracle);
+        if let Some(trace) = engine.take_trace() {
+            let name = job
+                .known
+                .as_ref()
+                .map_or_else(|| job.position.position_text(), |k| k.source.clone());
+            traces.push((name, trace));
+        }
         total_nodes += result.stats.nodes;
         total_time += result.elapsed;
         let correct = job.known.as_ref().is_none_or(|k| agrees(k, &result));
@@ -215,6 +223,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             report::per_second(total_nodes, total_time)
         )?;
     }
+    args.parallel.write_trace(&traces)?;
     Ok(if all_correct {
         ExitCode::SUCCESS
     } else {
