@@ -14,6 +14,7 @@ pub mod error;
 pub mod games;
 pub mod hub;
 mod moves;
+mod nboard;
 mod perft;
 pub mod protocol;
 mod report;
@@ -58,6 +59,7 @@ enum Command {
     Uci(uci::UciArgs),
     Ucci(ucci::UcciArgs),
     Hub(hub::HubArgs),
+    Nboard(nboard::NboardArgs),
     Stress(stress::StressArgs),
 }
 
@@ -196,6 +198,7 @@ pub fn main() -> ExitCode {
         Command::Uci(args) => uci::run(args),
         Command::Ucci(args) => ucci::run(args),
         Command::Hub(args) => hub::run(args),
+        Command::Nboard(args) => nboard::run(args),
         Command::Stress(args) => stress::run(args),
     };
     match result {

@@ -919,7 +919,8 @@ fn the_readme_synopsis_lists_every_flag() {
             .collect()
     };
     for command in [
-        "bench", "selfplay", "search", "solve", "perft", "moves", "uci", "ucci", "hub", "stress",
+        "bench", "selfplay", "search", "solve", "perft", "moves", "uci", "ucci", "hub", "nboard",
+        "stress",
     ] {
         // The command's lines: its own and the indented ones after it.
         let mut shown = Vec::new();

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""`splitpoint nboard` driven as the NBoard GUI drives an engine: complete
+games engine against engine from several openings and at several depths,
+every move checked legal by the project's own rules (`splitpoint moves
+othello`), passes included, and the rest of the protocol (hint, ping, learn,
+a game set up from a BO[] board, bad lines).
+
+Needs only a built engine: the path comes from SPLITPOINT_BIN (default
+target/release/splitpoint, relative to the repository root). Runs as a plain
+script, printing one line per test and a final `N passed, M failed` line and
+exiting non-zero on any failure; pytest collects the same `test_*` functions.
+"""
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("SPLITPOINT_BIN", "target/release/splitpoint")
+if not os.path.isabs(BIN) and not os.path.exists(BIN):
+    BIN = os.path.join(ROOT, BIN)
+
+# Every read is bounded: a hang fails the test instead of the run.
+TIMEOUT = 60.0
+
+
+class Engine:
+    """One `splitpoint nboard` process, read by a thread into a queue."""
+
+    def __init__(self, depth):
+        self.proc = subprocess.Popen(
+            [BIN, "nboard"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.send("nboard 2")
+        self.until(lambda l: l.startswith("set myname"))
+        self.send(f"set depth {depth}")
+        self.until(lambda l: l == f"set myname splitpoint{depth}")
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, done):
+        seen = []
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            assert line is not None, f"the engine exited; it said {seen}"
+            seen.append(line)
+            if done(line):
+                return seen
+
+    def go(self):
+        self.send("go")
+        lines = self.until(lambda l: l.startswith("=== "))
+        move, eval_, seconds = lines[-1][4:].split("/")
+        float(eval_), float(seconds)
+        return move, lines
+
+    def quit(self):
+        self.send("quit")
+        assert self.proc.wait(timeout=TIMEOUT) == 0
+
+
+def legal_moves(position):
+    """The project's own move generator: lowercase squares, or 'pass'."""
+    out = subprocess.run(
+        [BIN, "moves", "othello", "--position", position], capture_output=True, text=True, check=True
+    )
+    return out.stdout.split()
+
+
+def after(moves):
+    """The position after `moves` from the start, by the project's rules."""
+    # `search --depth 1 --json` prints the position it searched.
+    out = subprocess.run(
+        [BIN, "search", "othello", "--moves", " ".join(moves) or "", "--depth", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.splitlines()[0].split(" ", 1)[1]
+
+
+def ggf(moves, board=None):
+    """A GGF game record of `moves` (NBoard's form), from `board` or the start."""
+    board = board or ("8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *")
+    record = "".join(
+        f"{'B' if i % 2 == 0 else 'W'}[{m.upper() if m != 'pass' else 'PA'}]" for i, m in enumerate(moves)
+    )
+    return f"(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[{board}]{record};)"
+
+
+def play_game(opening, black_depth, white_depth):
+    """A complete game between two engines, the GUI's way: `go` to the side
+    to move, then `move` to both. Returns the moves (passes as 'pass')."""
+    engines = [Engine(black_depth), Engine(white_depth)]
+    moves = list(opening)
+    for engine in engines:
+        engine.send(f"set game {ggf(moves)}")
+    try:
+        while True:
+            position = after(moves)
+            legal = legal_moves(position)
+            if not legal:
+                break  # the game is over
+            side = 0 if position.endswith("X") else 1
+            move, _ = engines[side].go()
+            move = move.lower()
+            name = "pass" if move == "pa" else move
+            assert name in legal, f"{name} is illegal in {position} (legal: {legal})"
+            for engine in engines:
+                engine.send(f"move {move.upper() if move != 'pa' else 'PA'}/0.00/0.0")
+            moves.append(name)
+        for engine in engines:
+            engine.send("ping 7")
+            engine.until(lambda l: l == "pong 7")
+    finally:
+        for engine in engines:
+            engine.quit()
+    return moves
+
+
+def test_complete_games_from_several_openings_and_depths():
+    passes = 0
+    for opening, depths in [([], (1, 2)), (["f5"], (3, 1)), (["f5", "d6"], (2, 4)), (["e6", "f4", "c3"], (4, 3))]:
+        moves = play_game(opening, *depths)
+        assert len(moves) >= 40, moves
+        passes += moves.count("pass")
+    print(f"     4 games, {passes} passes")
+
+
+def test_a_pass_is_played_and_a_board_is_set_up_from_bo():
+    # White to move has no move (its only disc, b1, brackets nothing) while
+    # black can take a1: white must pass, then black plays a1.
+    squares = "-O" + "*" * 62
+    engine = Engine(3)
+    try:
+        engine.send(f"set game (;GM[Othello]BO[8 {squares} O];)")
+        move, _ = engine.go()
+        assert move == "PA", move
+        engine.send("move PA")
+        move, _ = engine.go()
+        assert move == "A1", move
+        # The same through the game record: the pass as W[PA].
+        engine.send(f"set game (;GM[Othello]BO[8 {squares} O]W[PA];)")
+        move, _ = engine.go()
+        assert move == "A1", move
+    finally:
+        engine.quit()
+
+
+def test_hint_ping_learn_and_bad_lines():
+    engine = Engine(4)
+    try:
+        engine.send(f"set game {ggf(['f5', 'd6'])}")
+        engine.send("hint 3")
+        lines = engine.until(lambda l: l == "status")
+        searches = [l for l in lines if l.startswith("search ")]
+        assert len(searches) == 3, lines
+        legal = legal_moves(after(["f5", "d6"]))
+        for line in searches:
+            _, pv, eval_, zero, depth = line.split()
+            assert pv[:2].lower() in legal, line
+            float(eval_), int(depth)
+        # Bad lines are answered with a status line and change nothing.
+        for bad in ["move Z9", "set depth 0", "set game (;GM[Othello]BO[8 x *];)", "bogus", "move"]:
+            engine.send(bad)
+        engine.send("go")
+        engine.send("ping 3")
+        lines = engine.until(lambda l: l == "pong 3")
+        assert any(l.startswith("=== ") for l in lines), lines
+        assert lines.index(next(l for l in lines if l.startswith("==="))) < lines.index("pong 3")
+        engine.send("learn")
+        engine.until(lambda l: l == "learned")
+    finally:
+        engine.quit()
+
+
+def test_an_endgame_is_solved_exactly():
+    # FFO #40 (20 empties): at depth 12 the engine solves it (12 + 8 ≥ 20).
+    board = "8 " + "O--OOOO*-OOOOOO*OO**OOO*OO*OOO**OOOOOO**---OOOO*----O--*-------- *"
+    engine = Engine(12)
+    try:
+        engine.send(f"set game (;GM[Othello]BO[{board}];)")
+        move, _ = engine.go()
+        assert move == "A2", move  # the only move scoring +38
+    finally:
+        engine.quit()
+
+
+def main():
+    tests = [(name, fn) for name, fn in sorted(globals().items()) if name.startswith("test_") and callable(fn)]
+    if not os.path.exists(BIN):
+        print(f"engine not found at {BIN} (build it, or set SPLITPOINT_BIN)")
+        print(f"0 passed, {len(tests)} failed")
+        return 1
+    passed = failed = 0
+    for name, fn in tests:
+        start = time.monotonic()
+        try:
+            fn()
+        except Exception:  # a failed assertion or an engine error
+            failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+        else:
+            passed += 1
+            print(f"ok   {name} ({time.monotonic() - start:.1f} s)")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
