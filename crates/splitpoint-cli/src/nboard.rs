@@ -369,8 +369,10 @@ fn parse_ggf(text: &str) -> std::result::Result<Othello, String> {
 /// `BO[8 <64 squares> <side>]`: '*' black, 'O' white, '-' empty.
 fn parse_board(value: &str) -> std::result::Result<Othello, String> {
     let words: Vec<&str> = value.split_whitespace().collect();
-    let (Some(&"8"), Some(&side)) = (words.first(), words.last()) else {
-        return Err(format!("BO[{value}]: only 8×8 boards"));
+    let (Some(&"8"), Some(&side), 3..) = (words.first(), words.last(), words.len()) else {
+        return Err(format!(
+            "BO[{value}]: expected '8', the squares and the side to move"
+        ));
     };
     let squares: String = words[1..words.len() - 1].concat();
     if squares.chars().count() != 64 {
@@ -394,4 +396,83 @@ fn parse_board(value: &str) -> std::result::Result<Othello, String> {
         _ => return Err(format!("BO[{value}]: side to move '{side}'")),
     });
     Othello::parse_position(&text).map_err(|e| format!("BO[{value}]: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> Session {
+        let args = NboardArgs {
+            hash: 1,
+            parallel: ParallelArgs {
+                threads: 1,
+                algorithm: None,
+                tt: "lockless".into(),
+                trace: None,
+            },
+        };
+        Session::new(&args).unwrap()
+    }
+
+    #[test]
+    fn no_line_crashes_the_session_and_each_gets_its_answer() {
+        let mut s = session();
+        let mut out = Vec::new();
+        let lines = [
+            "set game",
+            "set game (;",
+            "set game (;BO[8];)",
+            "set game (;BO[8 * ];)",
+            "set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]B[F6];)",
+            "set game (;B[zz];)",
+            "set game (;W[PA]",
+            "set game ]]][[[",
+            "set depth -3",
+            "set depth x",
+            "move",
+            "move PA",
+            "move F5/x/y",
+            "hint",
+            "hint -1",
+            "ping",
+            "F5",
+            "\u{fffd}\u{fffd}",
+        ];
+        for line in lines {
+            assert_eq!(s.handle(line, &mut out).unwrap(), Flow::Continue, "{line}");
+        }
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("status set game:"), "{text}");
+        assert!(text.contains("status move:"), "{text}");
+        assert_eq!(s.handle("quit", &mut Vec::new()).unwrap(), Flow::Quit);
+    }
+
+    #[test]
+    fn a_game_record_gives_the_position_after_its_moves() {
+        let start = "8 ---------------------------O*------*O--------------------------- *";
+        let pos = parse_ggf(&format!(
+            "(;GM[Othello]PB[x]PW[y]BO[{start}]B[f5//1.5]W[F6];)"
+        ))
+        .unwrap();
+        assert_eq!(
+            pos.position_text(),
+            Othello::start()
+                .play(pos_move("f5"))
+                .play(pos_move_after("f5", "f6"))
+                .position_text()
+        );
+        assert!(parse_ggf("(;BO[9 x *];)").is_err());
+    }
+
+    fn pos_move(m: &str) -> OthelloMove {
+        Othello::start().parse_move(m).unwrap()
+    }
+
+    fn pos_move_after(first: &str, m: &str) -> OthelloMove {
+        Othello::start()
+            .play(pos_move(first))
+            .parse_move(m)
+            .unwrap()
+    }
 }
