@@ -34,6 +34,16 @@ pub struct Row {
     pub speedup_min: f64,
     /// Serial's median time over this configuration's fastest run.
     pub speedup_max: f64,
+    /// The 95% confidence interval of `speedup`: a bootstrap over the runs
+    /// (serial's and this configuration's resampled, median over median).
+    pub speedup_ci_low: f64,
+    /// Its upper end.
+    pub speedup_ci_high: f64,
+    /// A measurement fault: a speedup above the thread count times the NPS
+    /// ceiling this run measured (the best NPS any algorithm reached at this
+    /// thread count, per thread, over serial's), which no search can earn
+    /// from the machine: a slow serial run, or load. Marked `?`.
+    pub fault: bool,
     /// Median over runs of the suite's total nodes.
     pub nodes: u64,
     /// Nodes per second (median nodes over median time).
@@ -125,6 +135,10 @@ pub fn rows(
             .collect()
     };
     let has_best = measurements.iter().any(|m| m.found_best.is_some());
+    let run_seconds: Vec<Vec<f64>> = configs
+        .iter()
+        .map(|c| totals(c).iter().map(|t| t.seconds).collect())
+        .collect();
     let mut rows: Vec<Row> = configs
         .iter()
         .map(|c| {
@@ -148,6 +162,9 @@ pub fn rows(
                 speedup: 1.0,
                 speedup_min: 1.0,
                 speedup_max: 1.0,
+                speedup_ci_low: 1.0,
+                speedup_ci_high: 1.0,
+                fault: false,
                 nodes,
                 nps: nodes as f64 / seconds.max(1e-9),
                 overhead: 0.0,
@@ -177,14 +194,70 @@ pub fn rows(
         .find(|r| r.algorithm == "serial" && r.threads == 1)
         .map(|r| (r.seconds, r.nodes));
     if let Some((ts, ns)) = serial {
-        for r in &mut rows {
+        let serial_runs = configs
+            .iter()
+            .position(|c| c.algorithm.name() == "serial" && c.threads == 1)
+            .map(|i| run_seconds[i].clone())
+            .unwrap_or_default();
+        for (i, r) in rows.iter_mut().enumerate() {
             r.speedup = ts / r.seconds.max(1e-9);
             r.speedup_min = ts / r.seconds_max.max(1e-9);
             r.speedup_max = ts / r.seconds_min.max(1e-9);
+            (r.speedup_ci_low, r.speedup_ci_high) =
+                bootstrap_ci(&serial_runs, &run_seconds[i], i as u64);
             r.overhead = r.nodes as f64 / (ns.max(1)) as f64 - 1.0;
+        }
+        let serial_nps = ns as f64 / ts.max(1e-9);
+        let ceiling = |threads: usize| -> f64 {
+            rows.iter()
+                .filter(|r| r.threads == threads)
+                .map(|r| r.nps / (threads as f64 * serial_nps))
+                .fold(0.0, f64::max)
+                .min(1.0)
+        };
+        let ceilings: Vec<f64> = rows.iter().map(|r| ceiling(r.threads)).collect();
+        for (r, c) in rows.iter_mut().zip(ceilings) {
+            r.fault = r.threads > 1 && r.speedup > r.threads as f64 * c;
         }
     }
     rows
+}
+
+/// Resamples drawn for a confidence interval.
+const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// The 95% bootstrap confidence interval of the speedup `median(serial) /
+/// median(config)` over per-run suite times: both resampled with
+/// replacement, deterministically (`seed`).
+fn bootstrap_ci(serial: &[f64], config: &[f64], seed: u64) -> (f64, f64) {
+    if serial.is_empty() || config.is_empty() {
+        return (1.0, 1.0);
+    }
+    let mut state = (seed + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut draw = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut ratios: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
+        .map(|_| {
+            let s = median(
+                (0..serial.len())
+                    .map(|_| serial[draw(serial.len())])
+                    .collect(),
+            );
+            let c = median(
+                (0..config.len())
+                    .map(|_| config[draw(config.len())])
+                    .collect(),
+            );
+            s / c.max(1e-9)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
+    (at(0.025), at(0.975))
 }
 
 fn si(x: f64) -> String {
@@ -199,13 +272,15 @@ fn si(x: f64) -> String {
     }
 }
 
-/// The thread count, marked `*` when oversubscribed and `!` when loaded.
+/// The thread count, marked `*` when oversubscribed, `!` when loaded and `?`
+/// for a measurement fault.
 fn cpus(r: &Row) -> String {
     format!(
-        "{}{}{}",
+        "{}{}{}{}",
         r.threads,
         if r.oversubscribed { "*" } else { "" },
-        if r.loaded { "!" } else { "" }
+        if r.loaded { "!" } else { "" },
+        if r.fault { "?" } else { "" }
     )
 }
 
@@ -253,7 +328,7 @@ pub fn markdown(
         let _ = writeln!(s, "### {a}\n");
         let _ = writeln!(
             s,
-            "| CPUS | Time (s) | Speedup over serial | Nodes | NPS | Overhead | Splits | Aborted | Idle | Wrong |{best_head}"
+            "| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS | Overhead | Splits | Aborted | Idle | Wrong |{best_head}"
         );
         let _ = writeln!(
             s,
@@ -263,12 +338,14 @@ pub fn markdown(
             let best = r.best_found.map_or(String::new(), |n| format!(" {n} |"));
             let _ = writeln!(
                 s,
-                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} | {} | {} | {:+.1}% | {} | {} | {:.1}% | {} |{best}",
+                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} [{:.2}–{:.2}] | {} | {} | {:+.1}% | {} | {} | {:.1}% | {} |{best}",
                 cpus(r),
                 r.seconds,
                 r.seconds_min,
                 r.seconds_max,
                 r.speedup,
+                r.speedup_ci_low,
+                r.speedup_ci_high,
                 si(r.nodes as f64),
                 si(r.nps),
                 100.0 * r.overhead,
@@ -310,7 +387,12 @@ pub fn markdown(
                 rows.iter()
                     .find(|r| r.algorithm == *a && r.threads == t)
                     .map_or("–".into(), |r| {
-                        format!("{:.2}{}", r.speedup, if r.loaded { "!" } else { "" })
+                        let mark = match (r.loaded, r.fault) {
+                            (_, true) => "?",
+                            (true, false) => "!",
+                            (false, false) => "",
+                        };
+                        format!("{:.2}{mark}", r.speedup)
                     })
             })
             .collect();
@@ -320,6 +402,15 @@ pub fn markdown(
         let _ = writeln!(
             s,
             "\n`*` oversubscribed: more threads than this machine's {cores} cores."
+        );
+    }
+    if rows.iter().any(|r| r.fault) {
+        let _ = writeln!(
+            s,
+            "\n`?` measurement fault: a speedup above the thread count times the \
+             best NPS per thread any algorithm reached here (relative to serial's); \
+             no search earns that from the machine, so a run was disturbed. \
+             Re-run with more --runs."
         );
     }
     if let Some(peak) = rows
@@ -408,6 +499,20 @@ mod tests {
         }
     }
 
+    fn options() -> BenchOptions {
+        BenchOptions {
+            suite: Suite::load("synthetic-tiny", None).unwrap(),
+            algorithms: vec![Algorithm::Ybw { strong: false }],
+            threads: vec![1, 2],
+            runs: 1,
+            hash_mib: 1,
+            table: splitpoint::TableKind::Lockless,
+            exact: true,
+            out: None,
+            quiet: true,
+        }
+    }
+
     fn sample(algorithm: Algorithm, threads: usize, before: Option<f64>) -> LoadSample {
         LoadSample {
             algorithm: algorithm.name().to_string(),
@@ -416,6 +521,45 @@ mod tests {
             before,
             after: before.map(|l| l / 2.0),
         }
+    }
+
+    /// A speedup the machine cannot give (above threads × the best NPS per
+    /// thread measured) is a fault; one within it is not.
+    #[test]
+    fn an_impossible_speedup_is_flagged_a_fault() {
+        let (ybw, dts) = (Algorithm::Ybw { strong: false }, Algorithm::Dts);
+        let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 2), (dts, 2)]
+            .map(|(algorithm, threads)| Config { algorithm, threads })
+            .to_vec();
+        // Serial: 1000 nodes in 2 s. ybw: NPS 1.9× serial's (the ceiling,
+        // 0.95 a thread), speedup 1.73. dts: 2.2× faster on fewer nodes,
+        // above 2 × 0.95.
+        let measurements = vec![
+            search(Algorithm::Serial, 1, 2.0, 1000),
+            search(ybw, 2, 1.157_894_7, 1100),
+            search(dts, 2, 0.909_090_9, 800),
+        ];
+        let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 2));
+        let faults: Vec<bool> = rows.iter().map(|r| r.fault).collect();
+        assert_eq!(faults, [false, false, true]);
+        let table = markdown(&options(), 2, &rows, &measurements);
+        assert!(table.contains("| 2? |"), "{table}");
+        assert!(table.contains("measurement fault"), "{table}");
+    }
+
+    /// The confidence interval brackets the median speedup, and narrows to
+    /// it when every run agrees.
+    #[test]
+    fn the_bootstrap_interval_brackets_the_speedup() {
+        let (lo, hi) = bootstrap_ci(
+            &[2.0, 2.1, 1.9, 2.05, 1.95],
+            &[1.1, 1.0, 1.2, 1.05, 0.95],
+            7,
+        );
+        let speedup = 2.0 / 1.05;
+        assert!(lo < speedup && speedup < hi, "{lo} {speedup} {hi}");
+        assert!(lo > 1.5 && hi < 2.3, "{lo} {hi}");
+        assert_eq!(bootstrap_ci(&[2.0, 2.0], &[1.0, 1.0], 1), (2.0, 2.0));
     }
 
     /// Speedup is over serial's time, for every row; a configuration whose
@@ -446,18 +590,7 @@ mod tests {
         assert_eq!(rows[1].load, None);
         assert_eq!(rows[2].load, Some(2.7));
 
-        let options = BenchOptions {
-            suite: Suite::load("synthetic-tiny", None).unwrap(),
-            algorithms: vec![ybw],
-            threads: vec![1, 2],
-            runs: 1,
-            hash_mib: 1,
-            table: splitpoint::TableKind::Lockless,
-            exact: true,
-            out: None,
-            quiet: true,
-        };
-        let text = markdown(&options, 2, &rows, &measurements);
+        let text = markdown(&options(), 2, &rows, &measurements);
         assert!(text.contains("| 2! | 1.600"), "{text}");
         assert!(text.contains("| ybw | 0.80 | 1.25! |"), "{text}");
         assert!(text.contains("`!` loaded"), "{text}");

@@ -179,6 +179,15 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
         .iter()
         .map(|&c| job.engine(eval.clone(), c))
         .collect::<Result<_, _>>()?;
+    // An untimed pass first: caches, page faults and the CPU's clock settle
+    // before anything is timed.
+    if let Some(engine) = engines.first_mut() {
+        job.progress.set_message("warm-up".to_string());
+        for (i, pos) in positions.iter().enumerate() {
+            engine.clear();
+            engine.search(pos, &limits(pos, suite.depth_of(i)));
+        }
+    }
     let mut out = Vec::new();
     let mut loads = Vec::new();
     for run in 0..job.runs {

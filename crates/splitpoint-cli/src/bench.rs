@@ -69,8 +69,10 @@ pub struct BenchArgs {
     #[arg(long, short = 't', value_name = "1,2,4|max", default_value = "max")]
     pub threads: String,
 
-    /// Runs per configuration; the median is reported with min–max
-    #[arg(long, short = 'r', value_name = "R", default_value_t = 3)]
+    /// Runs per configuration, interleaved (run 1 of every configuration,
+    /// then run 2, ...) after an untimed warm-up pass; the median is
+    /// reported with min–max and a 95% bootstrap interval of the speedup
+    #[arg(long, short = 'r', value_name = "R", default_value_t = 5)]
     pub runs: usize,
 
     /// Transposition table per engine, MiB
@@ -382,13 +384,18 @@ fn quick_summary(reports: &[BenchReport]) -> String {
                 .iter()
                 .find(|r| r.algorithm == algorithm && r.threads == threads)
                 .map_or("–".to_string(), |r| {
-                    format!("{:.2}{}", r.speedup, if r.loaded { "!" } else { "" })
+                    let mark = match (r.loaded, r.fault) {
+                        (_, true) => "?",
+                        (true, false) => "!",
+                        (false, false) => "",
+                    };
+                    format!("{:.2}{mark}", r.speedup)
                 });
             text.push_str(&format!(" {cell} |"));
         }
         text.push('\n');
     }
-    text + "\nThe full bench: `splitpoint bench` (Othello, every algorithm, 3 runs, a few minutes)."
+    text + "\nThe full bench: `splitpoint bench` (Othello, every algorithm, 5 runs, a few minutes)."
 }
 
 /// Prints the build signature of every game, or of --game's.
