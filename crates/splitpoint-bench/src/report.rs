@@ -54,8 +54,13 @@ pub struct Row {
     pub splits: u64,
     /// Nodes wasted under cut-off split points (median run).
     pub aborted_nodes: u64,
-    /// Share of thread time spent idle (median run).
+    /// Share of thread time spent idle, with no work (median run).
     pub idle: f64,
+    /// Share of thread time owners spent waiting at their shared nodes for
+    /// the threads still there, not helping (median run).
+    pub wait: f64,
+    /// Share of the nodes searched in work a cutoff then threw away.
+    pub aborted: f64,
     /// Searches whose answer was wrong, over all runs.
     pub wrong: usize,
     /// Positions whose search found one of the suite's best moves (median
@@ -104,6 +109,7 @@ pub fn rows(
         splits: u64,
         aborted: u64,
         idle_micros: u64,
+        wait_micros: u64,
         found: usize,
     }
     let totals = |c: &Config| -> Vec<Totals> {
@@ -119,6 +125,7 @@ pub fn rows(
                         splits: 0,
                         aborted: 0,
                         idle_micros: 0,
+                        wait_micros: 0,
                         found: 0,
                     },
                     |mut t, m| {
@@ -128,6 +135,7 @@ pub fn rows(
                         t.splits += m.splits;
                         t.aborted += m.aborted_nodes;
                         t.idle_micros += m.idle_micros;
+                        t.wait_micros += m.wait_micros;
                         t
                     },
                 )
@@ -171,6 +179,8 @@ pub fn rows(
                 splits: mid.splits,
                 aborted_nodes: mid.aborted,
                 idle: mid.idle_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
+                wait: mid.wait_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
+                aborted: mid.aborted as f64 / (mid.nodes.max(1)) as f64,
                 best_found: has_best.then(|| {
                     let mut found: Vec<usize> = t.iter().map(|x| x.found).collect();
                     found.sort_unstable();
@@ -328,17 +338,17 @@ pub fn markdown(
         let _ = writeln!(s, "### {a}\n");
         let _ = writeln!(
             s,
-            "| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS | Overhead | Splits | Aborted | Idle | Wrong |{best_head}"
+            "| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS | Overhead | Splits | Aborted | Idle | Wait | Wrong |{best_head}"
         );
         let _ = writeln!(
             s,
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{best_rule}"
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{best_rule}"
         );
         for r in rows.iter().filter(|r| r.algorithm == *a) {
             let best = r.best_found.map_or(String::new(), |n| format!(" {n} |"));
             let _ = writeln!(
                 s,
-                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} [{:.2}–{:.2}] | {} | {} | {:+.1}% | {} | {} | {:.1}% | {} |{best}",
+                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} [{:.2}–{:.2}] | {} | {} | {:+.1}% | {} | {} | {:.1}% | {:.1}% | {} |{best}",
                 cpus(r),
                 r.seconds,
                 r.seconds_min,
@@ -352,6 +362,7 @@ pub fn markdown(
                 r.splits,
                 si(r.aborted_nodes as f64),
                 100.0 * r.idle,
+                100.0 * r.wait,
                 if r.wrong == 0 {
                     "0".to_string()
                 } else {
@@ -494,6 +505,7 @@ mod tests {
             splits_refused: 0,
             aborted_nodes: 0,
             idle_micros: 0,
+            wait_micros: 0,
             found_best: None,
             verdict: Verdict::Ok,
         }

@@ -86,6 +86,9 @@ pub struct Measurement {
     pub aborted_nodes: u64,
     /// Thread idle time, microseconds summed over threads.
     pub idle_micros: u64,
+    /// Owners' time waiting at their shared nodes (not helping),
+    /// microseconds summed over threads.
+    pub wait_micros: u64,
     /// Whether the move is one of the suite's best moves (`None` when the
     /// position gives none).
     pub found_best: Option<bool>,
@@ -220,6 +223,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                     splits_refused: r.stats.splits_refused,
                     aborted_nodes: r.stats.aborted_nodes,
                     idle_micros: r.stats.idle_micros,
+                    wait_micros: r.stats.wait_micros,
                     found_best: None,
                     verdict: Verdict::Ok,
                 });

@@ -47,7 +47,7 @@ fn tiny_suite_end_to_end() {
     assert!(
         report
             .markdown
-            .contains("| CPUS | Time (s) | Speedup over serial | Nodes | NPS |")
+            .contains("| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |")
     );
     assert!(
         report
@@ -254,6 +254,8 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
                 splits: 0,
                 aborted_nodes: 0,
                 idle: 0.0,
+                wait: 0.0,
+                aborted: 0.0,
                 wrong: 0,
                 best_found: None,
                 load: Some(0.5),

@@ -39,7 +39,7 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("| CPUS | Time (s) | Speedup over serial | Nodes | NPS |"),
+        stdout.contains("| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |"),
         "{stdout}"
     );
     assert!(stdout.contains("### Summary: speedup over serial"));
