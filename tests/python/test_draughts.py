@@ -9,23 +9,18 @@ final `N passed, M failed` line and exiting non-zero on any failure; pytest
 collects the same `test_*` functions.
 """
 
-import os
 import queue
 import random
 import subprocess
 import sys
 import threading
 import time
-import traceback
 
 import draughts
 import draughts.engine
 from draughts.engine import HubEngine, Limit
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("SPLITPOINT_BIN", "target/release/splitpoint")
-if not os.path.isabs(BIN) and not os.path.exists(BIN):
-    BIN = os.path.join(ROOT, BIN)
+from harness import BIN, run_tests  # the sibling module
 
 # Every raw-session read is bounded: a hang fails the test instead of the run.
 TIMEOUT = 60.0
@@ -325,25 +320,7 @@ def test_move_generator_agrees_with_pydraughts():
 
 
 def main():
-    tests = [(name, fn) for name, fn in sorted(globals().items()) if name.startswith("test_") and callable(fn)]
-    if not os.path.exists(BIN):
-        print(f"engine not found at {BIN} (build it, or set SPLITPOINT_BIN)")
-        print(f"0 passed, {len(tests)} failed")
-        return 1
-    passed = failed = 0
-    for name, fn in tests:
-        start = time.monotonic()
-        try:
-            fn()
-        except Exception:  # a failed assertion or an engine error
-            failed += 1
-            print(f"FAIL {name}")
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f"ok   {name} ({time.monotonic() - start:.1f} s)")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_tests(globals())
 
 
 if __name__ == "__main__":

@@ -22,14 +22,10 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 
 import pyffish
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("SPLITPOINT_BIN", "target/release/splitpoint")
-if not os.path.isabs(BIN) and not os.path.exists(BIN):
-    BIN = os.path.join(ROOT, BIN)
+from harness import BIN, run_tests  # the sibling module
 FAIRY = os.environ.get("FAIRY_STOCKFISH_BIN", "/usr/games/fairy-stockfish")
 
 VARIANT = "xiangqi"
@@ -227,26 +223,7 @@ def test_match_against_fairy_stockfish():
 
 
 def main():
-    tests = [(name, fn) for name, fn in sorted(globals().items()) if name.startswith("test_") and callable(fn)]
-    missing = [path for path in (BIN, FAIRY) if not os.path.exists(path)]
-    if missing:
-        print(f"not found: {', '.join(missing)} (build the engine or set SPLITPOINT_BIN; install fairy-stockfish)")
-        print(f"0 passed, {len(tests)} failed")
-        return 1
-    passed = failed = 0
-    for name, fn in tests:
-        start = time.monotonic()
-        try:
-            fn()
-        except Exception:  # a failed assertion or an engine error
-            failed += 1
-            print(f"FAIL {name}")
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f"ok   {name} ({time.monotonic() - start:.1f} s)")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_tests(globals())
 
 
 if __name__ == "__main__":
