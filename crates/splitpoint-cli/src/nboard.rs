@@ -42,7 +42,7 @@ const DEFAULT_DEPTH: i32 = 10;
 #[command(after_help = "Example session:
   nboard 2
   set depth 12
-  set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6];)
+  set game (;GM[Othello]PC[NBoard]TY[8]B[F5]W[F6];)    (BO[8 <64 squares> *] sets a board)
   go                 → === E6/-1.23/0.41
   ping 1             → pong 1")]
 pub struct NboardArgs {
