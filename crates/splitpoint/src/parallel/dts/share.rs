@@ -68,8 +68,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         };
         if cut {
             self.worker.on_cutoff(mv, i, depth, ply);
-            self.worker
-                .trace_mark(EventKind::Cutoff, ply - 1, String::new);
+            self.worker.trace_mark(EventKind::Cutoff, ply, String::new);
         }
         self.stack.frames[ply].stage = Stage::NextMove;
         Flow::Continue
