@@ -25,13 +25,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use splitpoint::{Algorithm, Game, Limits, MAX_DEPTH};
+use splitpoint::{Game, Limits, MAX_DEPTH};
 use splitpoint_games::draughts::Draughts;
 
 use crate::error::Result;
 use crate::protocol::{
-    AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, ENGINE, Go, MAX_HASH_MIB, MAX_THREADS,
-    Output, ProtocolGame, Session, Settings, VERSION, clip, play_game,
+    Clock, Dialect, ENGINE, EngineOption, Go, Output, ProtocolGame, Session, Settings, VERSION,
+    clip, play_game, read_commands,
 };
 
 /// Play international draughts over the Hub protocol on standard input and output
@@ -153,20 +153,7 @@ pub fn session(mut input: impl BufRead, output: Box<dyn Write + Send>) {
         position: Draughts::start(),
         level: Level::default(),
     };
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        // Bytes, not `lines()`: a line that is not UTF-8 is one bad command,
-        // not the end of the session.
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&bytes);
-        if !reader.command(line.trim()) {
-            break;
-        }
-    }
+    read_commands(&mut input, |line| reader.command(line));
     // `quit` or end of input: end any search (it still answers done), then
     // let the searcher drain its jobs and finish.
     reader.session.finish();
@@ -248,7 +235,6 @@ impl Reader {
 
     fn hub(&self) {
         let out = self.session.out();
-        let Settings { threads, exact, .. } = self.session.settings;
         out.line(&format!(
             "id name={ENGINE} version={VERSION} author=\"the splitpoint developers\""
         ));
@@ -256,18 +242,7 @@ impl Reader {
             "param name=variant value={0} type=enum values=\"{0}\"",
             Draughts::VARIANT
         ));
-        out.line(&format!(
-            "param name=threads value={threads} type=int min=1 max={MAX_THREADS}"
-        ));
-        out.line(&format!(
-            "param name=hash value={DEFAULT_HASH_MIB} type=int min=1 max={MAX_HASH_MIB}"
-        ));
-        let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-        out.line(&format!(
-            "param name=algorithm value=auto type=enum values=\"auto {}\"",
-            names.join(" ")
-        ));
-        out.line(&format!("param name=exact value={exact} type=bool"));
+        self.session.declare_options();
         out.line("wait");
     }
 
@@ -278,6 +253,10 @@ impl Reader {
             self.error("set-param needs name=… and value=…");
             return;
         };
+        if let Some(option) = EngineOption::find(Dialect::Hub, name) {
+            self.session.set_option(option, value);
+            return;
+        }
         match name.to_ascii_lowercase().as_str() {
             "variant" if value == Draughts::VARIANT => {}
             "variant" => self.error(&format!(
@@ -285,29 +264,6 @@ impl Reader {
                 Draughts::VARIANT,
                 clip(value)
             )),
-            "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.session.set_threads(n),
-                _ => self.error(&format!(
-                    "threads: '{}' is not a number from 1 to {MAX_THREADS}",
-                    clip(value)
-                )),
-            },
-            "hash" => match value.parse::<usize>() {
-                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.session.set_hash(mib),
-                _ => self.error(&format!(
-                    "hash: '{}' is not a number from 1 to {MAX_HASH_MIB}",
-                    clip(value)
-                )),
-            },
-            "algorithm" => match AlgorithmChoice::parse(value) {
-                Ok(choice) => self.session.set_algorithm(choice),
-                Err(e) => self.error(&format!("algorithm: {e}")),
-            },
-            "exact" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.session.settings.exact = true,
-                "false" => self.session.settings.exact = false,
-                _ => self.error(&format!("exact: '{}' is not true or false", clip(value))),
-            },
             _ => self.error(&format!("unknown parameter '{}'", clip(name))),
         }
     }

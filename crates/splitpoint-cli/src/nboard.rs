@@ -11,7 +11,7 @@
 //! solves the position exactly instead. A line it cannot use is answered
 //! with a `status` line saying why and is otherwise ignored.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -20,6 +20,7 @@ use splitpoint::{Engine, Game, Limits, MoveList, SearchResult, Trace};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, OthelloMove, solve_limits};
 
 use crate::error::Result;
+use crate::protocol::read_commands;
 use crate::{ParallelArgs, new_engine};
 
 /// Positions with at most `depth + SOLVE_MARGIN` empties are solved exactly.
@@ -58,13 +59,19 @@ pub struct NboardArgs {
 /// Runs `splitpoint nboard` on standard input and output.
 pub fn run(args: &NboardArgs) -> Result<ExitCode> {
     let mut session = Session::new(args)?;
-    let stdin = io::stdin();
     let mut out = io::stdout();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        if session.handle(line.trim(), &mut out)? == Flow::Quit {
-            break;
+    let mut failed = None;
+    read_commands(&mut io::stdin().lock(), |line| {
+        match session.handle(line, &mut out) {
+            Ok(flow) => flow == Flow::Continue,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
         }
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
     args.parallel.write_trace(&session.traces)?;
     Ok(ExitCode::SUCCESS)

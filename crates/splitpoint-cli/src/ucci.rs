@@ -17,13 +17,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use splitpoint::{Algorithm, Game, Limits, MAX_DEPTH};
+use splitpoint::{Game, Limits, MAX_DEPTH};
 use splitpoint_games::xiangqi::{Move, Xiangqi};
 
 use crate::error::Result;
 use crate::protocol::{
-    AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, Go, MAX_HASH_MIB, MAX_THREADS, NAME, Output,
-    Session, Settings, clip, play_game, position_and_moves,
+    Clock, Dialect, EngineOption, Go, NAME, Output, Session, Settings, clip, play_game,
+    position_and_moves, read_commands,
 };
 
 /// Play xiangqi over UCCI on standard input and output
@@ -60,19 +60,7 @@ pub fn session(mut input: impl BufRead, output: Box<dyn Write + Send>) {
         banned: Vec::new(),
         millis: false,
     };
-    let mut bytes = Vec::new();
-    let mut quit = false;
-    loop {
-        bytes.clear();
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if !reader.command(String::from_utf8_lossy(&bytes).trim()) {
-            quit = true;
-            break;
-        }
-    }
+    let quit = read_commands(&mut input, |line| reader.command(line));
     // End any search (it still answers), let the searcher finish, then
     // say goodbye to a `quit`.
     reader.session.finish();
@@ -121,17 +109,7 @@ impl Reader {
         out.line(&format!("id name {NAME}"));
         out.line("id author the splitpoint developers");
         out.line("option usemillisec type check default false");
-        out.line(&format!(
-            "option threads type spin min 1 max {MAX_THREADS} default 1"
-        ));
-        out.line(&format!(
-            "option hashsize type spin min 1 max {MAX_HASH_MIB} default {DEFAULT_HASH_MIB}"
-        ));
-        let names: String = Algorithm::ALL.iter().map(|a| format!(" var {a}")).collect();
-        out.line(&format!(
-            "option algorithm type combo var auto{names} default auto"
-        ));
-        out.line("option exact type check default false");
+        self.session.declare_options();
         out.line("option newgame type button");
         out.line("ucciok");
     }
@@ -145,36 +123,17 @@ impl Reader {
             return;
         };
         let value = words[1..].join(" ");
-        let check = match value.to_ascii_lowercase().as_str() {
-            "true" | "on" => Some(true),
-            "false" | "off" => Some(false),
-            _ => None,
-        };
-        match (name.as_str(), check) {
-            ("usemillisec", Some(on)) => self.millis = on,
-            ("exact", Some(on)) => self.session.settings.exact = on,
-            ("usemillisec" | "exact", None) => {
-                out.info(&format!("{name}: '{}' is not true or false", clip(&value)));
-            }
-            ("threads", _) => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.session.set_threads(n),
-                _ => out.info(&format!(
-                    "threads: '{}' is not a number from 1 to {MAX_THREADS}",
-                    clip(&value)
-                )),
+        if let Some(option) = EngineOption::find(Dialect::Ucci, &name) {
+            self.session.set_option(option, &value);
+            return;
+        }
+        match name.as_str() {
+            "usemillisec" => match value.to_ascii_lowercase().as_str() {
+                "true" | "on" => self.millis = true,
+                "false" | "off" => self.millis = false,
+                _ => out.info(&format!("{name}: '{}' is not true or false", clip(&value))),
             },
-            ("hashsize", _) => match value.parse::<usize>() {
-                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.session.set_hash(mib),
-                _ => out.info(&format!(
-                    "hashsize: '{}' is not a number from 1 to {MAX_HASH_MIB}",
-                    clip(&value)
-                )),
-            },
-            ("algorithm", _) => match AlgorithmChoice::parse(&value) {
-                Ok(choice) => self.session.set_algorithm(choice),
-                Err(e) => out.info(&format!("algorithm: {e}")),
-            },
-            ("newgame", _) => {
+            "newgame" => {
                 self.position = Xiangqi::start();
                 self.banned.clear();
                 self.session.clear();

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use splitpoint::{Algorithm, Limits, MAX_DEPTH};
+use splitpoint::{Limits, MAX_DEPTH};
 use splitpoint_bench::signature;
 use splitpoint_bench::suite::GameName;
 use splitpoint_games::chess::Chess;
@@ -33,8 +33,8 @@ use crate::error::{Error, Result};
 #[cfg(test)]
 use crate::protocol::score_text;
 use crate::protocol::{
-    AlgorithmChoice, Clock, DEFAULT_HASH_MIB, Dialect, Go, MAX_HASH_MIB, MAX_THREADS, NAME, Output,
-    ProtocolGame, Session, Settings, clip, play_game, position_and_moves, start,
+    Clock, Dialect, EngineOption, Go, NAME, Output, ProtocolGame, Session, Settings, clip,
+    play_game, position_and_moves, read_commands, start,
 };
 #[cfg(test)]
 use splitpoint::Game;
@@ -136,20 +136,10 @@ impl<G: ProtocolGame> Reader<G> {
             session: Session::<G>::start(Arc::clone(out), Dialect::Uci, *settings),
             position: start::<G>(),
         };
-        let mut bytes = Vec::new();
-        let end = loop {
-            bytes.clear();
-            // Bytes, not `lines()`: a line that is not UTF-8 is one bad command,
-            // not the end of the session.
-            match input.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break End::Quit,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8_lossy(&bytes);
-            if let Some(end) = reader.command(line.trim()) {
-                break end;
-            }
-        };
+        let mut end = End::Quit;
+        read_commands(input, |line| {
+            reader.command(line).map(|e| end = e).is_none()
+        });
         // End any search (it still answers bestmove), then let the searcher
         // drain its jobs and finish.
         *settings = reader.session.finish();
@@ -193,17 +183,7 @@ impl<G: ProtocolGame> Reader<G> {
             "option name UCI_Variant type combo default {}{variants}",
             G::VARIANT
         ));
-        out.line(&format!(
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        ));
-        out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
-        ));
-        let names: String = Algorithm::ALL.iter().map(|a| format!(" var {a}")).collect();
-        out.line(&format!(
-            "option name Algorithm type combo default auto var auto{names}"
-        ));
-        out.line("option name Exact type check default false");
+        self.session.declare_options();
         out.line("option name Clear Hash type button");
         out.line("uciok");
     }
@@ -236,34 +216,15 @@ impl<G: ProtocolGame> Reader<G> {
             .unwrap_or(words.len());
         let name = words[1..value_at].join(" ").to_ascii_lowercase();
         let value = words.get(value_at + 1..).unwrap_or(&[]).join(" ");
+        if let Some(option) = EngineOption::find(Dialect::Uci, &name) {
+            self.session.set_option(option, &value);
+            return None;
+        }
         match name.as_str() {
             "uci_variant" => match variant(&value) {
                 Ok(v) if v == G::VARIANT => {}
                 Ok(v) => return Some(End::Variant(v)),
                 Err(e) => out.info(&format!("UCI_Variant: {e}")),
-            },
-            "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.session.set_threads(n),
-                _ => out.info(&format!(
-                    "Threads: '{}' is not a number from 1 to {MAX_THREADS}",
-                    clip(&value)
-                )),
-            },
-            "hash" => match value.parse::<usize>() {
-                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.session.set_hash(mib),
-                _ => out.info(&format!(
-                    "Hash: '{}' is not a number from 1 to {MAX_HASH_MIB}",
-                    clip(&value)
-                )),
-            },
-            "algorithm" => match AlgorithmChoice::parse(&value) {
-                Ok(choice) => self.session.set_algorithm(choice),
-                Err(e) => out.info(&format!("Algorithm: {e}")),
-            },
-            "exact" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.session.settings.exact = true,
-                "false" => self.session.settings.exact = false,
-                _ => out.info(&format!("Exact: '{}' is not true or false", clip(&value))),
             },
             "clear hash" => self.session.clear(),
             _ => out.info(&format!("unknown option '{}'", clip(&name))),
