@@ -7,6 +7,7 @@
 //! one is flagged and fails the run.
 #![deny(missing_docs)]
 
+pub mod games;
 pub mod machine;
 pub mod plot;
 pub mod report;
@@ -21,12 +22,9 @@ use std::time::SystemTime;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
-use splitpoint_games::chess::{Chess, ChessEval};
-use splitpoint_games::draughts::{Draughts, DraughtsEval};
-use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
-use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
-use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
+use splitpoint_games::othello::{Othello, OthelloExact, solve_limits};
 
+use games::{GameCommand, NamedGame};
 use machine::Machine;
 use plot::DepthSeries;
 use report::Row;
@@ -177,41 +175,12 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
             &[],
             &[],
         )?,
-        (GameName::Othello, _) => measure(
-            &job,
-            OthelloEval,
-            move |_: &Othello, d| depth_limits(d, exact),
-            &sweep,
-            &sweep_algorithms,
-        )?,
-        (GameName::Synthetic, _) => measure(
-            &job,
-            SyntheticEval,
-            move |_: &Synthetic, d| depth_limits(d, exact),
-            &sweep,
-            &sweep_algorithms,
-        )?,
-        (GameName::Chess, _) => measure(
-            &job,
-            ChessEval::default(),
-            move |_: &Chess, d| depth_limits(d, exact),
-            &sweep,
-            &sweep_algorithms,
-        )?,
-        (GameName::Draughts, _) => measure(
-            &job,
-            DraughtsEval,
-            move |_: &Draughts, d| depth_limits(d, exact),
-            &sweep,
-            &sweep_algorithms,
-        )?,
-        (GameName::Xiangqi, _) => measure(
-            &job,
-            XiangqiEval::default(),
-            move |_: &Xiangqi, d| depth_limits(d, exact),
-            &sweep,
-            &sweep_algorithms,
-        )?,
+        _ => suite.game.dispatch(Measure {
+            job: &job,
+            exact,
+            sweep: &sweep,
+            sweep_algorithms: &sweep_algorithms,
+        })?,
     };
     progress.finish_and_clear();
 
@@ -272,6 +241,29 @@ fn depth_sweep(suite: &Suite) -> Vec<i32> {
 /// What one game's runs give: every search, the load samples, and the
 /// time-against-depth series.
 type Measured = (Vec<Measurement>, Vec<LoadSample>, Vec<DepthSeries>);
+
+/// The suite and the depth sweep, to depths, with the game's evaluator.
+struct Measure<'a> {
+    job: &'a Job<'a>,
+    exact: bool,
+    sweep: &'a [i32],
+    sweep_algorithms: &'a [Algorithm],
+}
+
+impl GameCommand for Measure<'_> {
+    type Output = Result<Measured, String>;
+
+    fn run<G: NamedGame>(self) -> Self::Output {
+        let exact = self.exact;
+        measure(
+            self.job,
+            G::Eval::default(),
+            move |_: &G, d| depth_limits(d, exact),
+            self.sweep,
+            self.sweep_algorithms,
+        )
+    }
+}
 
 /// Runs the suite and the depth sweep for one game and evaluator.
 fn measure<G: Game, E: Evaluator<G> + Clone>(

@@ -7,13 +7,9 @@
 
 use std::time::Duration;
 
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits};
-use splitpoint_games::chess::{Chess, ChessEval};
-use splitpoint_games::draughts::{Draughts, DraughtsEval};
-use splitpoint_games::othello::{Othello, OthelloEval};
-use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
-use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
+use splitpoint::{Algorithm, Engine, Limits};
 
+use crate::games::{GameCommand, NamedGame};
 use crate::suite::GameName;
 
 /// The table size the signature searches with, MiB (the count depends on it).
@@ -94,13 +90,7 @@ pub fn run(games: &[GameName], mut line: impl FnMut(&str)) -> Result<Signature, 
         elapsed: Duration::ZERO,
     };
     for part in PARTS.iter().filter(|p| games.contains(&p.game)) {
-        let (nodes, elapsed) = match part.game {
-            GameName::Othello => search::<Othello, _>(OthelloEval, part)?,
-            GameName::Chess => search::<Chess, _>(ChessEval::default(), part)?,
-            GameName::Draughts => search::<Draughts, _>(DraughtsEval, part)?,
-            GameName::Xiangqi => search::<Xiangqi, _>(XiangqiEval::default(), part)?,
-            GameName::Synthetic => search::<Synthetic, _>(SyntheticEval, part)?,
-        };
+        let (nodes, elapsed) = part.game.dispatch(part)?;
         line(&format!(
             "{:<10} {} positions, depth {:>2}: {nodes:>10} nodes {:>6} ms",
             part.game.name(),
@@ -123,21 +113,27 @@ pub fn run(games: &[GameName], mut line: impl FnMut(&str)) -> Result<Signature, 
 
 /// One game's part: a fresh serial engine, the table cleared before each
 /// position.
-fn search<G: Game, E: Evaluator<G>>(eval: E, part: &Part) -> Result<(u64, Duration), String> {
-    let mut engine = Engine::try_new(eval, HASH_MIB).map_err(|e| e.to_string())?;
-    engine.set_parallelism(Algorithm::Serial, 1);
-    let limits = Limits::to_depth(part.depth);
-    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
-    for text in part.positions {
-        // Built in and tested: a failure here is a bug, but still no panic.
-        let pos =
-            G::parse_position(text).map_err(|e| format!("signature position '{text}': {e}"))?;
-        engine.clear();
-        let result = engine.search(&pos, &limits);
-        nodes += result.stats.nodes;
-        elapsed += result.elapsed;
+impl GameCommand for &Part {
+    type Output = Result<(u64, Duration), String>;
+
+    fn run<G: NamedGame>(self) -> Self::Output {
+        let part = self;
+        let mut engine =
+            Engine::try_new(G::Eval::default(), HASH_MIB).map_err(|e| e.to_string())?;
+        engine.set_parallelism(Algorithm::Serial, 1);
+        let limits = Limits::to_depth(part.depth);
+        let (mut nodes, mut elapsed) = (0, Duration::ZERO);
+        for text in part.positions {
+            // Built in and tested: a failure here is a bug, but still no panic.
+            let pos =
+                G::parse_position(text).map_err(|e| format!("signature position '{text}': {e}"))?;
+            engine.clear();
+            let result = engine.search(&pos, &limits);
+            nodes += result.stats.nodes;
+            elapsed += result.elapsed;
+        }
+        Ok((nodes, elapsed))
     }
-    Ok((nodes, elapsed))
 }
 
 #[cfg(test)]

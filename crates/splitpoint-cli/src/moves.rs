@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::error::{Error, Result};
-use crate::games::{CliGame, GameCommand, dispatch, legal_moves, load_position, parse_game};
+use crate::games::{GameCommand, NamedGame, legal_moves, load_position, parse_game};
 use crate::{PositionArgs, stdout};
 
 /// List the legal moves of a position, or of many read from standard input
@@ -36,13 +36,13 @@ pub struct MovesArgs {
 /// Runs `splitpoint moves`.
 pub fn run(args: &MovesArgs) -> Result<ExitCode> {
     let game = parse_game(&args.game)?;
-    dispatch(game, args)
+    game.dispatch(args)
 }
 
 impl GameCommand for &MovesArgs {
     type Output = Result<ExitCode>;
 
-    fn run<G: CliGame>(self) -> Result<ExitCode> {
+    fn run<G: NamedGame>(self) -> Result<ExitCode> {
         let mut out = stdout();
         if !self.stdin {
             let pos: G = load_position(
@@ -67,7 +67,7 @@ impl GameCommand for &MovesArgs {
 }
 
 /// The legal moves of `pos`, space-separated.
-fn moves_line<G: CliGame>(pos: &G) -> String {
+fn moves_line<G: NamedGame>(pos: &G) -> String {
     let texts: Vec<String> = legal_moves(pos).iter().map(|&m| pos.move_text(m)).collect();
     texts.join(" ")
 }

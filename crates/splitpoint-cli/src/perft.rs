@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::games::{CliGame, GameCommand, dispatch, legal_moves, load_position, parse_game};
+use crate::games::{GameCommand, NamedGame, legal_moves, load_position, parse_game};
 use crate::{PositionArgs, check_depth, report, stdout};
 
 /// Count the positions DEPTH plies below a position (move-generator check)
@@ -70,13 +70,13 @@ struct MoveCount {
 /// Runs `splitpoint perft`.
 pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     let game = parse_game(&args.game)?;
-    dispatch(game, args)
+    game.dispatch(args)
 }
 
 impl GameCommand for &PerftArgs {
     type Output = Result<ExitCode>;
 
-    fn run<G: CliGame>(self) -> Result<ExitCode> {
+    fn run<G: NamedGame>(self) -> Result<ExitCode> {
         let depth = check_depth("DEPTH", self.depth)? as u32;
         let pos: G = load_position(
             self.position.position.as_deref(),

@@ -9,7 +9,7 @@ use serde::Serialize;
 use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats, Trace};
 
 use crate::error::{Error, Result};
-use crate::games::{CliGame, GameCommand, dispatch, line_text, load_position, parse_game};
+use crate::games::{GameCommand, NamedGame, line_text, load_position, parse_game};
 use crate::{ParallelArgs, PositionArgs, check_depth, new_engine, report, stdout};
 
 /// Find the best move of a position
@@ -139,7 +139,7 @@ impl From<&Stats> for StatsJson {
 /// Runs `splitpoint search`.
 pub fn run(args: &SearchArgs) -> Result<ExitCode> {
     let game = parse_game(&args.game)?;
-    dispatch(game, args)
+    game.dispatch(args)
 }
 
 impl SearchArgs {
@@ -172,7 +172,7 @@ impl SearchArgs {
 impl GameCommand for &SearchArgs {
     type Output = Result<ExitCode>;
 
-    fn run<G: CliGame>(self) -> Result<ExitCode> {
+    fn run<G: NamedGame>(self) -> Result<ExitCode> {
         let pos: G = load_position(
             self.position.position.as_deref(),
             self.position.moves.as_deref(),

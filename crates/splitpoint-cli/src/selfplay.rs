@@ -4,18 +4,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use splitpoint::{Evaluator, Game, Outcome, Score};
+use splitpoint::{Evaluator, Game, Score};
 use splitpoint_bench::runner::Config;
 use splitpoint_bench::selfplay::{self, OpeningReport};
 use splitpoint_bench::suite::{GameName, Suite, parse_depth};
-use splitpoint_games::chess::{Chess, ChessEval};
-use splitpoint_games::draughts::{Draughts, DraughtsEval};
-use splitpoint_games::othello::{Othello, OthelloEval};
-use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
-use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 
 use crate::error::{Error, Result};
-use crate::games::parse_game;
+use crate::games::{GameCommand, NamedGame, parse_game};
 use crate::{check_hash, stdout};
 
 /// Verify parallel search by games: two configurations must play identically
@@ -104,53 +99,13 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
         .take(args.openings.max(1))
         .map(|p| p.text.as_str())
         .collect();
-    let reports = match game {
-        GameName::Othello => play(
-            &openings,
-            OthelloEval,
-            a,
-            b,
-            depth,
-            hash,
-            Othello::final_score,
-        )?,
-        GameName::Synthetic => play(
-            &openings,
-            SyntheticEval,
-            a,
-            b,
-            depth,
-            hash,
-            Synthetic::value,
-        )?,
-        GameName::Chess => play(
-            &openings,
-            ChessEval::default(),
-            a,
-            b,
-            depth,
-            hash,
-            outcome_score::<Chess>,
-        )?,
-        GameName::Draughts => play(
-            &openings,
-            DraughtsEval,
-            a,
-            b,
-            depth,
-            hash,
-            outcome_score::<Draughts>,
-        )?,
-        GameName::Xiangqi => play(
-            &openings,
-            XiangqiEval::default(),
-            a,
-            b,
-            depth,
-            hash,
-            outcome_score::<Xiangqi>,
-        )?,
-    };
+    let (reports, meaning) = game.dispatch(SelfPlay {
+        openings: &openings,
+        a,
+        b,
+        depth,
+        hash,
+    })?;
     let mut out = stdout();
     if args.json {
         writeln!(
@@ -183,11 +138,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
                 results.join(" | ")
             )?;
         }
-        writeln!(
-            out,
-            "\nResults: {}, from the first mover's view.",
-            results_meaning(game)
-        )?;
+        writeln!(out, "\nResults: {}, from the first mover's view.", meaning)?;
     }
     let diverged = reports.iter().filter(|r| !r.identical).count();
     if diverged > 0 {
@@ -197,23 +148,30 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// What a game's result is: the `final_score` [`run_selfplay`] gives [`play`].
-fn results_meaning(game: GameName) -> &'static str {
-    match game {
-        GameName::Othello => "the final disc difference (empty squares to the winner)",
-        GameName::Synthetic => "the value of the leaf the game ends in",
-        GameName::Chess | GameName::Draughts | GameName::Xiangqi => {
-            "+1 win, 0 draw or unfinished, -1 loss"
-        }
-    }
+/// The games from each opening, with the game's evaluator; and what their
+/// results mean.
+struct SelfPlay<'a> {
+    openings: &'a [&'a str],
+    a: Config,
+    b: Config,
+    depth: i32,
+    hash: usize,
 }
 
-/// +1, 0 or -1 for the side to move of a finished game; 0 for an unfinished one.
-fn outcome_score<G: Game>(pos: &G) -> Score {
-    match pos.outcome() {
-        Some(Outcome::Win) => 1,
-        Some(Outcome::Loss) => -1,
-        Some(Outcome::Draw) | None => 0,
+impl GameCommand for SelfPlay<'_> {
+    type Output = Result<(Vec<OpeningReport>, &'static str)>;
+
+    fn run<G: NamedGame>(self) -> Self::Output {
+        let reports = play(
+            self.openings,
+            G::Eval::default(),
+            self.a,
+            self.b,
+            self.depth,
+            self.hash,
+            G::final_score,
+        )?;
+        Ok((reports, G::FINAL_SCORE_MEANING))
     }
 }
 

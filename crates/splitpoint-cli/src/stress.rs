@@ -28,7 +28,7 @@ use splitpoint_bench::suite::Suite;
 
 use crate::MAX_THREADS;
 use crate::error::{Error, Result};
-use crate::games::{CliGame, GameCommand, GameName, dispatch, parse_game};
+use crate::games::{GameCommand, GameName, NamedGame, parse_game};
 
 /// Hammer every algorithm with short searches and stops, under a watchdog
 ///
@@ -147,7 +147,7 @@ pub fn run(args: &StressArgs) -> Result<ExitCode> {
                 watchdog: &watchdog,
                 end,
             };
-            dispatch(game, cases)?;
+            game.dispatch(cases)?;
             if plan.protocols {
                 for &proto in Protocol::of(game) {
                     protocol_cases(
@@ -292,7 +292,7 @@ struct GameCases<'a> {
 impl GameCommand for GameCases<'_> {
     type Output = Result<()>;
 
-    fn run<G: CliGame>(self) -> Result<()> {
+    fn run<G: NamedGame>(self) -> Result<()> {
         let GameCases {
             game,
             plan,
@@ -365,7 +365,7 @@ impl GameCommand for GameCases<'_> {
 }
 
 /// The game's default suite, and its start position.
-fn positions<G: CliGame>(game: GameName) -> Result<Vec<G>> {
+fn positions<G: NamedGame>(game: GameName) -> Result<Vec<G>> {
     let suite = Suite::load(game.default_suite(), Some(game)).map_err(Error::input)?;
     let mut positions = vec![
         G::parse_position(G::DEFAULT_POSITION)
@@ -385,7 +385,7 @@ fn positions<G: CliGame>(game: GameName) -> Result<Vec<G>> {
 /// stops it `after` its first iteration. Returns the score, the depth
 /// reached, the time from the stop to the search's return (if the stop came
 /// first) and the search's time.
-fn timed_search<G: CliGame>(
+fn timed_search<G: NamedGame>(
     engine: &mut Engine<G, G::Eval>,
     pos: &G,
     limits: &Limits,
@@ -427,7 +427,7 @@ fn timed_search<G: CliGame>(
 }
 
 /// The serial exact score of `pos` at `depth`.
-fn serial_score<G: CliGame>(serial: &mut Engine<G, G::Eval>, pos: &G, depth: i32) -> Score {
+fn serial_score<G: NamedGame>(serial: &mut Engine<G, G::Eval>, pos: &G, depth: i32) -> Score {
     serial.set_parallelism(Algorithm::Serial, 1);
     serial.search(pos, &Limits::to_depth(depth).exact()).score
 }
@@ -770,14 +770,14 @@ fn protocol_positions(game: GameName) -> Result<Vec<String>> {
     struct Texts(GameName);
     impl GameCommand for Texts {
         type Output = Result<Vec<String>>;
-        fn run<G: CliGame>(self) -> Result<Vec<String>> {
+        fn run<G: NamedGame>(self) -> Result<Vec<String>> {
             Ok(positions::<G>(self.0)?
                 .iter()
                 .map(|p| p.position_text())
                 .collect())
         }
     }
-    dispatch(game, Texts(game))
+    game.dispatch(Texts(game))
 }
 
 /// What the run saw.

@@ -7,12 +7,12 @@ use splitpoint_games::draughts::{Draughts, hub_move_text};
 use splitpoint_games::xiangqi::{Color as XiangqiColor, Xiangqi};
 
 use super::clip;
-use crate::games::CliGame;
+use crate::games::NamedGame;
 
 /// A game the protocols can play: its moves in its protocol's notation
 /// (UCI's for chess and xiangqi, Hub's for draughts), whose turn it is for
 /// the clocks, and how a game's moves become history.
-pub trait ProtocolGame: CliGame {
+pub trait ProtocolGame: NamedGame {
     /// Its variant's name as the protocol gives it (`UCI_Variant`, Hub's
     /// `variant` parameter).
     const VARIANT: &'static str;

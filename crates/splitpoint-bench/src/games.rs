@@ -1,0 +1,148 @@
+//! The one place a [`GameName`] becomes a type. Code generic over the game
+//! implements [`GameCommand`] and runs through [`GameName::dispatch`]; what
+//! the laboratory and the command line need to know of each game beyond its
+//! rules is [`NamedGame`]. Adding a game is a variant of `GameName`, one arm
+//! in `dispatch` and an `impl NamedGame`.
+
+use splitpoint::{Evaluator, Game, Outcome, Score};
+use splitpoint_games::chess::{Chess, ChessEval};
+use splitpoint_games::draughts::{Draughts, DraughtsEval};
+use splitpoint_games::othello::{Othello, OthelloEval};
+use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
+use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
+
+use crate::suite::GameName;
+
+/// What the laboratory and the command line know of a game beyond its rules.
+pub trait NamedGame: Game {
+    /// The evaluator its searches use.
+    type Eval: Evaluator<Self> + Default + Clone;
+
+    /// The position searched when none is given.
+    const DEFAULT_POSITION: &'static str;
+
+    /// What [`NamedGame::final_score`] means, for reports.
+    const FINAL_SCORE_MEANING: &'static str = "+1 win, 0 draw or unfinished, -1 loss";
+
+    /// The search depth when no depth or time is given.
+    fn default_depth(&self) -> i32;
+
+    /// Leaf positions `depth` plies below, counted by the game's own perft
+    /// convention. The default, [`splitpoint::perft`], counts a game that ends
+    /// early as one leaf (Othello's convention, where passes are plies).
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint::perft(self, depth)
+    }
+
+    /// How a finished game came out, from the side to move's view (self-play
+    /// tallies it): by default +1, 0 or -1, and 0 for an unfinished game.
+    fn final_score(&self) -> Score {
+        match self.outcome() {
+            Some(Outcome::Win) => 1,
+            Some(Outcome::Loss) => -1,
+            Some(Outcome::Draw) | None => 0,
+        }
+    }
+}
+
+impl NamedGame for Othello {
+    type Eval = OthelloEval;
+    const DEFAULT_POSITION: &'static str = "start";
+    const FINAL_SCORE_MEANING: &'static str =
+        "the final disc difference (empty squares to the winner)";
+
+    /// Eight plies: a fraction of a second, a reasonable move.
+    fn default_depth(&self) -> i32 {
+        8
+    }
+
+    fn final_score(&self) -> Score {
+        Othello::final_score(self)
+    }
+}
+
+impl NamedGame for Chess {
+    type Eval = ChessEval;
+    const DEFAULT_POSITION: &'static str = "startpos";
+
+    /// Seven plies: well under a second from a middlegame.
+    fn default_depth(&self) -> i32 {
+        7
+    }
+
+    /// The published perft tables' convention: a mate or stalemate before
+    /// the last ply adds no leaf.
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint_games::chess::perft(self, depth)
+    }
+}
+
+impl NamedGame for Xiangqi {
+    type Eval = XiangqiEval;
+    const DEFAULT_POSITION: &'static str = "startpos";
+
+    /// Eight plies: a fifth of a second from a middlegame.
+    fn default_depth(&self) -> i32 {
+        8
+    }
+
+    /// The published perft tables' convention: a mate before the last ply
+    /// adds no leaf.
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint_games::xiangqi::perft(self, depth)
+    }
+}
+
+impl NamedGame for Draughts {
+    type Eval = DraughtsEval;
+    const DEFAULT_POSITION: &'static str = "start";
+
+    /// Twelve plies: a fraction of a second from a middlegame.
+    fn default_depth(&self) -> i32 {
+        12
+    }
+
+    /// The published perft tables' convention: each capture once however
+    /// many routes reach it, and a side with no move before the last ply
+    /// adds no leaf.
+    fn perft(&self, depth: u32) -> u64 {
+        splitpoint_games::draughts::perft(self, depth)
+    }
+}
+
+impl NamedGame for Synthetic {
+    type Eval = SyntheticEval;
+    const DEFAULT_POSITION: &'static str = "b=6,d=8,seed=1";
+    const FINAL_SCORE_MEANING: &'static str = "the value of the leaf the game ends in";
+
+    /// The whole tree below the position: its true value, the point of the game.
+    fn default_depth(&self) -> i32 {
+        (self.spec().depth as i32 - self.ply() as i32).max(1)
+    }
+
+    fn final_score(&self) -> Score {
+        self.value()
+    }
+}
+
+/// Work generic over the game, run by [`GameName::dispatch`].
+pub trait GameCommand {
+    /// What the work returns.
+    type Output;
+
+    /// Does the work on game `G`.
+    fn run<G: NamedGame>(self) -> Self::Output;
+}
+
+impl GameName {
+    /// Runs `command` on the game this names.
+    pub fn dispatch<C: GameCommand>(self, command: C) -> C::Output {
+        match self {
+            GameName::Othello => command.run::<Othello>(),
+            GameName::Synthetic => command.run::<Synthetic>(),
+            GameName::Chess => command.run::<Chess>(),
+            GameName::Draughts => command.run::<Draughts>(),
+            GameName::Xiangqi => command.run::<Xiangqi>(),
+        }
+    }
+}
