@@ -4,7 +4,8 @@
 
 use splitpoint::{Evaluator, Game, MoveList, Score};
 
-use super::position::{Color, Move, Piece, Square, Xiangqi};
+use super::board::{Color, Move, Piece, Square};
+use super::position::Xiangqi;
 use super::tables::{FILES, SQUARES};
 
 /// Material by [`Piece`] index (general, advisor, elephant, horse, rook,

@@ -25,11 +25,14 @@
 //! );
 //! ```
 
+mod board;
 mod eval;
 mod middlegames;
+mod notation;
 mod position;
 mod tables;
 
+pub use board::{Color, Move, Piece, Square};
 pub use eval::{XiangqiEval, evaluate};
 pub use middlegames::{MIDDLEGAMES, middlegames};
-pub use position::{Color, HISTORY_LEN, Move, Piece, START_FEN, Square, Xiangqi, perft};
+pub use position::{HISTORY_LEN, START_FEN, Xiangqi, perft};

@@ -5,9 +5,11 @@ use std::fmt;
 
 use splitpoint::{Game, MoveList, Outcome, ParseError};
 
+use super::board::{BLACK, Code, Color, EMPTY, Move, Piece, Square, decode};
+use super::notation::move_syntax;
 use super::tables::{
     ADVISOR, BLACK_TO_MOVE, ELEPHANT, FILES, GENERAL, HORSE, HORSE_ATTACKERS, RANKS, RAY_LEN, RAYS,
-    SQUARES, ZOBRIST, in_palace, red_half,
+    SQUARES, ZOBRIST,
 };
 use crate::repetition::repeat_distance;
 
@@ -20,218 +22,6 @@ pub const HISTORY_LEN: usize = 24;
 
 /// The xiangqi FEN of the start position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-
-/// A side: Red moves first and starts on ranks 0–4.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// The side that moves first (White in FEN).
-    Red,
-    /// The other side.
-    Black,
-}
-
-impl Color {
-    /// The other side.
-    #[inline]
-    pub fn opponent(self) -> Color {
-        match self {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        }
-    }
-
-    /// 0 for Red, 1 for Black.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// A kind of piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Piece {
-    /// The general (king), confined to the palace.
-    General,
-    /// An advisor, one step diagonally inside the palace.
-    Advisor,
-    /// An elephant, two steps diagonally, never across the river.
-    Elephant,
-    /// A horse: one step straight then one diagonally, blocked at the leg.
-    Horse,
-    /// A rook (chariot).
-    Rook,
-    /// A cannon: moves like a rook, captures by jumping exactly one piece.
-    Cannon,
-    /// A soldier: forward one step, also sideways once across the river.
-    Soldier,
-}
-
-impl Piece {
-    /// Every kind, in index order.
-    pub const ALL: [Piece; 7] = [
-        Piece::General,
-        Piece::Advisor,
-        Piece::Elephant,
-        Piece::Horse,
-        Piece::Rook,
-        Piece::Cannon,
-        Piece::Soldier,
-    ];
-
-    /// How many of this piece each side starts with (and may have).
-    const START_COUNT: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
-
-    /// Red's FEN letter.
-    const LETTERS: [u8; 7] = *b"KABNRCP";
-
-    /// The index 0–6, as in [`Piece::ALL`].
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    fn from_letter(letter: u8) -> Option<(Color, Piece)> {
-        let color = if letter.is_ascii_uppercase() {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        let piece = match letter.to_ascii_uppercase() {
-            b'K' => Piece::General,
-            b'A' => Piece::Advisor,
-            b'B' | b'E' => Piece::Elephant,
-            b'N' | b'H' => Piece::Horse,
-            b'R' => Piece::Rook,
-            b'C' => Piece::Cannon,
-            b'P' => Piece::Soldier,
-            _ => return None,
-        };
-        Some((color, piece))
-    }
-}
-
-/// The byte a board square holds: 0 for empty, else `1 + piece`, plus
-/// [`BLACK`] for Black's pieces (so codes are 1–7 and 9–15).
-type Code = u8;
-const EMPTY: Code = 0;
-const BLACK: Code = 8;
-
-#[inline]
-const fn code(color: Color, piece: Piece) -> Code {
-    1 + piece as u8
-        + if matches!(color, Color::Black) {
-            BLACK
-        } else {
-            0
-        }
-}
-
-#[inline]
-fn decode(c: Code) -> Option<(Color, Piece)> {
-    if c == EMPTY {
-        return None;
-    }
-    let color = if c & BLACK != 0 {
-        Color::Black
-    } else {
-        Color::Red
-    };
-    Some((color, Piece::ALL[((c & 7) - 1) as usize]))
-}
-
-/// A point of the board, `rank * 9 + file`: a0 = 0 (Red's left corner), i9 = 89.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
-
-impl Square {
-    /// The square on `file` (0–8, a–i) and `rank` (0–9, from Red's side).
-    pub fn new(file: usize, rank: usize) -> Option<Square> {
-        (file < FILES && rank < RANKS).then_some(Square((rank * FILES + file) as u8))
-    }
-
-    /// The square with index `index` (0–89).
-    pub fn from_index(index: usize) -> Option<Square> {
-        (index < SQUARES).then_some(Square(index as u8))
-    }
-
-    /// The index, 0–89.
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The file, 0–8 (a–i).
-    #[inline]
-    pub fn file(self) -> usize {
-        self.index() % FILES
-    }
-
-    /// The rank, 0–9 from Red's side.
-    #[inline]
-    pub fn rank(self) -> usize {
-        self.index() / FILES
-    }
-}
-
-impl fmt::Display for Square {
-    /// ICCS: `e0`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank())
-    }
-}
-
-impl fmt::Debug for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-/// A move: from one square to another (two bytes). Its text is ICCS
-/// (`h2e2`), see [`Xiangqi::parse_move`](Game::parse_move).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move {
-    from: Square,
-    to: Square,
-}
-
-impl Move {
-    /// The move from `from` to `to` (legal or not).
-    pub fn new(from: Square, to: Square) -> Move {
-        Move { from, to }
-    }
-
-    /// Where the piece starts.
-    #[inline]
-    pub fn from(self) -> Square {
-        self.from
-    }
-
-    /// Where it lands.
-    #[inline]
-    pub fn to(self) -> Square {
-        self.to
-    }
-
-    /// The move in the UCI notation of Fairy-Stockfish and Pikafish: ranks
-    /// counted 1–10 (`h3e3`, `a10a9`) where ICCS counts 0–9.
-    pub fn uci(self) -> String {
-        let square = |s: Square| format!("{}{}", (b'a' + s.file() as u8) as char, s.rank() + 1);
-        format!("{}{}", square(self.from), square(self.to))
-    }
-}
-
-impl fmt::Display for Move {
-    /// ICCS: `h2e2`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)
-    }
-}
-
-impl fmt::Debug for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
 
 /// A xiangqi position: the board, the side to move, the hash, the move
 /// counters, and the hashes of the positions before it since the last
@@ -259,24 +49,24 @@ impl fmt::Debug for Move {
 /// counts then match the standard tables.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Xiangqi {
-    board: [Code; SQUARES],
+    pub(super) board: [Code; SQUARES],
     /// Bit `sq` is set where Red's (index 0) or Black's (1) pieces stand.
-    occupied: [u128; 2],
-    generals: [u8; 2],
-    side: Color,
+    pub(super) occupied: [u128; 2],
+    pub(super) generals: [u8; 2],
+    pub(super) side: Color,
     /// Whether the side to move is in check.
-    in_check: bool,
-    hash: u64,
+    pub(super) in_check: bool,
+    pub(super) hash: u64,
     /// Plies since the last capture.
-    halfmove: u16,
-    fullmove: u16,
+    pub(super) halfmove: u16,
+    pub(super) fullmove: u16,
     /// Hashes of earlier positions, oldest first; `history[..len]` are valid.
-    history: [u64; HISTORY_LEN],
+    pub(super) history: [u64; HISTORY_LEN],
     /// Bit `i`: the side to move was in check in `history[i]`.
-    checks: u32,
-    len: u8,
+    pub(super) checks: u32,
+    pub(super) len: u8,
     /// `history[..game_len]` come from the game before the search root.
-    game_len: u8,
+    pub(super) game_len: u8,
 }
 
 // The check bits must cover the history.
@@ -563,238 +353,6 @@ impl Xiangqi {
         board[to] = captured;
         safe
     }
-
-    /// Reads a xiangqi FEN: board, side (`w` or `r` for Red, `b` for Black),
-    /// and optionally `- -`, the halfmove clock and the move number.
-    fn parse_fen(text: &str) -> Result<Self, ParseError> {
-        // Each field with its offset in `text`, for error columns.
-        let fields: Vec<(usize, &str)> = text
-            .split_whitespace()
-            .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
-            .collect();
-        let Some(&(start, placement)) = fields.first() else {
-            return Err(ParseError::new(
-                "empty position: expected a xiangqi FEN or 'startpos'",
-            ));
-        };
-        if fields.len() > 6 {
-            return Err(ParseError::at(
-                fields[6].0,
-                format!("a xiangqi FEN has 2 to 6 fields, found {}", fields.len()),
-            ));
-        }
-        let mut pos = Xiangqi {
-            board: [EMPTY; SQUARES],
-            occupied: [0; 2],
-            generals: [0; 2],
-            side: Color::Red,
-            in_check: false,
-            hash: 0,
-            halfmove: 0,
-            fullmove: 1,
-            history: [0; HISTORY_LEN],
-            checks: 0,
-            len: 0,
-            game_len: 0,
-        };
-        let mut counts = [[0u32; 7]; 2];
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != RANKS {
-            return Err(ParseError::new(format!(
-                "the board needs 10 ranks separated by '/', found {}",
-                ranks.len()
-            )));
-        }
-        let mut column = start;
-        for (row, rank_text) in ranks.iter().enumerate() {
-            let rank = RANKS - 1 - row;
-            let mut file = 0;
-            for (i, ch) in rank_text.char_indices() {
-                let at = column + i;
-                match ch {
-                    '1'..='9' => file += ch as usize - '0' as usize,
-                    _ => {
-                        let piece = u8::try_from(ch)
-                            .ok()
-                            .and_then(Piece::from_letter)
-                            .ok_or_else(|| ParseError::at(at, format!("'{ch}' is no piece")))?;
-                        let sq = Square::new(file, rank).ok_or_else(|| {
-                            ParseError::at(at, format!("rank {rank} has more than 9 files"))
-                        })?;
-                        place(&mut pos, &mut counts, piece, sq)
-                            .map_err(|m| ParseError::at(at, m))?;
-                        file += 1;
-                    }
-                }
-                if file > FILES {
-                    return Err(ParseError::at(
-                        at,
-                        format!("rank {rank} has more than 9 files"),
-                    ));
-                }
-            }
-            if file != FILES {
-                return Err(ParseError::at(
-                    column,
-                    format!("rank {rank} has {file} files, not 9"),
-                ));
-            }
-            column += rank_text.len() + 1;
-        }
-        for color in [Color::Red, Color::Black] {
-            if counts[color.index()][0] == 0 {
-                return Err(ParseError::new(format!("{color:?} has no general")));
-            }
-        }
-        let mut rest = fields[1..].iter();
-        match rest.next() {
-            Some((_, "w" | "r" | "W" | "R")) => {}
-            Some((_, "b" | "B")) => pos.side = Color::Black,
-            Some(&(at, other)) => {
-                return Err(ParseError::at(
-                    at,
-                    format!("side to move '{other}' is not 'w' (or 'r') or 'b'"),
-                ));
-            }
-            None => return Err(ParseError::new("the FEN needs a side to move, 'w' or 'b'")),
-        }
-        for _ in 0..2 {
-            match rest.next() {
-                None | Some((_, "-")) => {}
-                Some(&(at, other)) => {
-                    return Err(ParseError::at(
-                        at,
-                        format!("'{other}' should be '-' (xiangqi has no castling or en passant)"),
-                    ));
-                }
-            }
-        }
-        if let Some(&(at, clock)) = rest.next() {
-            pos.halfmove = clock.parse().map_err(|_| {
-                ParseError::at(at, format!("halfmove clock '{clock}' is no number"))
-            })?;
-        }
-        if let Some(&(at, number)) = rest.next() {
-            pos.fullmove = number.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                ParseError::at(at, format!("move number '{number}' is not 1 or more"))
-            })?;
-        }
-        if pos.side == Color::Black {
-            pos.hash ^= BLACK_TO_MOVE;
-        }
-        let them = pos.side.opponent();
-        if attacked(&pos.board, pos.generals[them.index()] as usize, them) {
-            return Err(ParseError::new(format!(
-                "{them:?} is in check (or the generals face each other) with {:?} to move",
-                pos.side
-            )));
-        }
-        pos.in_check = attacked(
-            &pos.board,
-            pos.generals[pos.side.index()] as usize,
-            pos.side,
-        );
-        Ok(pos)
-    }
-
-    /// The xiangqi FEN, all six fields.
-    pub fn fen(&self) -> String {
-        let mut text = String::with_capacity(64);
-        for rank in (0..RANKS).rev() {
-            let mut empty = 0;
-            for file in 0..FILES {
-                match decode(self.board[rank * FILES + file]) {
-                    None => empty += 1,
-                    Some((color, piece)) => {
-                        if empty > 0 {
-                            text.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        let letter = Piece::LETTERS[piece.index()];
-                        text.push(if color == Color::Red {
-                            letter as char
-                        } else {
-                            letter.to_ascii_lowercase() as char
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                text.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                text.push('/');
-            }
-        }
-        let side = if self.side == Color::Red { 'w' } else { 'b' };
-        format!("{text} {side} - - {} {}", self.halfmove, self.fullmove)
-    }
-
-    /// Reads a move in the UCI notation of Fairy-Stockfish and Pikafish
-    /// (ranks 1–10: `h3e3`, `a10a9`) and checks that it is legal here.
-    ///
-    /// # Errors
-    /// A [`ParseError`] when the text is no such move or the move is illegal.
-    pub fn parse_uci(&self, text: &str) -> Result<Move, ParseError> {
-        let mv = move_syntax(text, 1)
-            .ok_or_else(|| ParseError::new(format!("'{text}' is not a UCI xiangqi move")))?;
-        self.check_legal(mv, text)
-    }
-
-    fn check_legal(&self, mv: Move, text: &str) -> Result<Move, ParseError> {
-        let mut legal = MoveList::new();
-        self.generate_moves(&mut legal);
-        if legal.contains(&mv) {
-            Ok(mv)
-        } else {
-            Err(ParseError::new(format!(
-                "{text} is not legal in this position"
-            )))
-        }
-    }
-}
-
-/// Puts a piece read from a FEN on the board, checking that it may stand there.
-fn place(
-    pos: &mut Xiangqi,
-    counts: &mut [[u32; 7]; 2],
-    (color, piece): (Color, Piece),
-    sq: Square,
-) -> Result<(), String> {
-    let s = sq.index();
-    let red = color == Color::Red;
-    let count = &mut counts[color.index()][piece.index()];
-    *count += 1;
-    if *count > Piece::START_COUNT[piece.index()] {
-        return Err(format!(
-            "{color:?} has more than {} {piece:?}s",
-            Piece::START_COUNT[piece.index()]
-        ));
-    }
-    let allowed = match piece {
-        Piece::General | Piece::Advisor => in_palace(s, red),
-        Piece::Elephant => red_half(s) == red,
-        // Soldiers never step back: none stands behind its starting rank.
-        Piece::Soldier => {
-            if red {
-                sq.rank() >= 3
-            } else {
-                sq.rank() <= 6
-            }
-        }
-        _ => true,
-    };
-    if !allowed {
-        return Err(format!("a {color:?} {piece:?} cannot stand on {sq}"));
-    }
-    let c = code(color, piece);
-    pos.board[s] = c;
-    pos.occupied[color.index()] |= 1 << s;
-    pos.hash ^= ZOBRIST[c as usize][s];
-    if piece == Piece::General {
-        pos.generals[color.index()] = s as u8;
-    }
-    Ok(())
 }
 
 /// Whether `us`'s general on `general` is attacked on `board`: by a rook or
@@ -803,7 +361,7 @@ fn place(
 /// in front of it. Elephants and advisors never leave their half, so they
 /// never attack a general.
 #[inline]
-fn attacked(board: &[Code; SQUARES], general: usize, us: Color) -> bool {
+pub(super) fn attacked(board: &[Code; SQUARES], general: usize, us: Color) -> bool {
     let them = if us == Color::Red { BLACK } else { 0 };
     let their = |piece: Piece| 1 + piece as u8 + them;
     for dir in 0..4 {
@@ -840,45 +398,6 @@ fn attacked(board: &[Code; SQUARES], general: usize, us: Color) -> bool {
         general - FILES
     };
     board[ahead] == soldier || board[general - 1] == soldier || board[general + 1] == soldier
-}
-
-/// Two squares, file letter then rank number counted from `first_rank`
-/// (0 for ICCS, 1 for UCI); ICCS's `H2-E2` form (capitals, a dash) is read too.
-fn move_syntax(text: &str, first_rank: usize) -> Option<Move> {
-    let text = text.trim();
-    if !text.is_ascii() {
-        return None;
-    }
-    let lower = text.to_ascii_lowercase();
-    let mut rest = lower.as_str();
-    let square = |rest: &mut &str| -> Option<Square> {
-        let b = rest.as_bytes();
-        let file = b
-            .first()?
-            .checked_sub(b'a')
-            .filter(|&f| (f as usize) < FILES)? as usize;
-        let digits = b[1..]
-            .iter()
-            .take(2)
-            .take_while(|d| d.is_ascii_digit())
-            .count();
-        // Ranks 1–10 need up to two digits; ICCS's 0–9 one.
-        let digits = if first_rank == 0 {
-            digits.min(1)
-        } else {
-            digits
-        };
-        let rank: usize = rest.get(1..1 + digits)?.parse().ok()?;
-        *rest = &rest[1 + digits..];
-        let rank = rank.checked_sub(first_rank)?;
-        Square::new(file, rank)
-    };
-    let from = square(&mut rest)?;
-    if first_rank == 0 {
-        rest = rest.strip_prefix('-').unwrap_or(rest);
-    }
-    let to = square(&mut rest)?;
-    rest.is_empty().then_some(Move::new(from, to))
 }
 
 impl Default for Xiangqi {
@@ -1034,16 +553,5 @@ mod tests {
             start.piece_on(Square::new(4, 0).unwrap()),
             Some((Color::Red, Piece::General))
         );
-    }
-
-    #[test]
-    fn move_syntax_reads_both_rank_counts() {
-        let sq = |f, r| Square::new(f, r).unwrap();
-        assert_eq!(move_syntax("h2e2", 0), Some(Move::new(sq(7, 2), sq(4, 2))));
-        assert_eq!(move_syntax("H2-E2", 0), Some(Move::new(sq(7, 2), sq(4, 2))));
-        assert_eq!(move_syntax("a10a9", 1), Some(Move::new(sq(0, 9), sq(0, 8))));
-        assert_eq!(move_syntax("a10a9", 0), None);
-        assert_eq!(move_syntax("a0a11", 1), None);
-        assert_eq!(Move::new(sq(0, 9), sq(0, 8)).uci(), "a10a9");
     }
 }
