@@ -30,6 +30,7 @@
 //! ```
 
 mod board;
+mod captures;
 mod eval;
 mod middlegames;
 mod notation;
