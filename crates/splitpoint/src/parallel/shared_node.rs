@@ -10,6 +10,10 @@
 //! window with alpha raised by exact scores, the fail-soft best, the move
 //! that raised alpha, and its line. [`SharedResult::merge`] is the serial
 //! loop's rule for one finished move, written once for all of them.
+//!
+//! YBW's and DTS's split points also sit in a tree of split points (each
+//! knows the one it lies below): [`cut_off_on_chain`] is the walk up that
+//! tree every node of theirs makes to learn whether its work is still wanted.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -21,6 +25,25 @@ use crate::score::{INFINITY, Score};
 use crate::search::hook::SplitNode;
 use crate::search::{SearchContext, Worker, pick_best};
 use crate::trace::EventKind;
+
+/// "No split point": the parent of a split point below none, the split
+/// point of a thread working at none.
+pub(crate) const NO_SPLIT_POINT: usize = usize::MAX;
+
+/// Whether split point `id` or any split point it lies below is cut off:
+/// `link(id)` reads a split point's cut-off flag and parent (relaxed: a hint,
+/// a missed fresh cutoff only costs some wasted nodes).
+#[inline]
+pub(crate) fn cut_off_on_chain(mut id: usize, link: impl Fn(usize) -> (bool, usize)) -> bool {
+    while id != NO_SPLIT_POINT {
+        let (cut_off, parent) = link(id);
+        if cut_off {
+            return true;
+        }
+        id = parent;
+    }
+    false
+}
 
 /// A published node: fixed once published but for its moves' order and its
 /// result, which change under the owner's lock as threads take and report.

@@ -20,14 +20,12 @@ use crate::driver::Helpers;
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
-use crate::parallel::shared_node::{Merged, SharedNode};
+use crate::parallel::shared_node::{Merged, NO_SPLIT_POINT, SharedNode, cut_off_on_chain};
 use crate::parallel::thresholds::YBW_SPLITS_PER_THREAD;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker};
 use crate::trace::EventKind;
 
-/// "No split point".
-const NO_SPLIT_POINT: usize = usize::MAX;
 /// Ordering keys at or above this are promising moves (table move, evaluator
 /// hints above zero, killers): strong YBW searches them before splitting a
 /// CUT node.
@@ -148,15 +146,10 @@ impl<G: Game> Splitter<G> {
     /// ancestor) has been cut off. Called at every node: a short chain walk.
     #[inline]
     fn cut_off_above(&self, thread: usize) -> bool {
-        let mut id = self.threads[thread].current.load(Relaxed);
-        while id != NO_SPLIT_POINT {
+        cut_off_on_chain(self.threads[thread].current.load(Relaxed), |id| {
             let sp = &self.split_points[id];
-            if sp.cutoff.load(Relaxed) {
-                return true;
-            }
-            id = sp.parent.load(Relaxed);
-        }
-        false
+            (sp.cutoff.load(Relaxed), sp.parent.load(Relaxed))
+        })
     }
 
     /// Takes moves from split point `id` and searches them until none is left,

@@ -132,7 +132,7 @@ use crate::driver::{
 use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
-use crate::parallel::shared_node::{Merged, SharedResult};
+use crate::parallel::shared_node::{Merged, NO_SPLIT_POINT, SharedResult, cut_off_on_chain};
 use crate::parallel::thresholds::{DTS_MIN_SPLIT_DEPTH, DTS_SPLITS_PER_THREAD};
 use crate::score::{INFINITY, Score};
 use crate::search::rules::{
@@ -147,8 +147,6 @@ mod share;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-/// "No split point".
-const NO_SPLIT_POINT: usize = usize::MAX;
 /// `attention` bit: an idle thread wants this thread's candidates.
 const PUBLISH: u32 = 1;
 /// `attention` bit: a request waits in this thread's mailbox.
@@ -442,15 +440,11 @@ impl<G: Game> Dts<G> {
 
     /// Whether split point `id` or any enclosing one is cut off.
     #[inline]
-    fn cut_above(&self, mut id: usize) -> bool {
-        while id != NO_SPLIT_POINT {
+    fn cut_above(&self, id: usize) -> bool {
+        cut_off_on_chain(id, |id| {
             let sp = &self.split_points[id];
-            if sp.cutoff.load(Relaxed) {
-                return true;
-            }
-            id = sp.parent.load(Relaxed);
-        }
-        false
+            (sp.cutoff.load(Relaxed), sp.parent.load(Relaxed))
+        })
     }
 
     fn alloc(&self) -> Option<usize> {

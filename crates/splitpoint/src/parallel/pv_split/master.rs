@@ -273,9 +273,7 @@ impl<G: Game> PvSplit<'_, G> {
         if !self.active.load(Relaxed) {
             return false;
         }
-        let t = self.tick.load(Relaxed).wrapping_add(1);
-        self.tick.store(t, Relaxed);
-        if t % POLL_EVERY != 0 {
+        if !self.tick.due() {
             return false;
         }
         let mut m = lock(&self.master);

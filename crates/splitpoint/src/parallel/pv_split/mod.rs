@@ -142,6 +142,24 @@ mod slave;
 
 /// Master and slaves read their messages once per this many nodes.
 pub const POLL_EVERY: u32 = 64;
+
+/// Counts a searcher's nodes between looks at its messages (only its own
+/// thread touches it: relaxed, a load and a store).
+struct PollClock(AtomicU32);
+
+impl PollClock {
+    fn new() -> Self {
+        PollClock(AtomicU32::new(0))
+    }
+
+    /// Counts a node; true once every [`POLL_EVERY`] nodes.
+    #[inline]
+    fn due(&self) -> bool {
+        let t = self.0.load(Relaxed).wrapping_add(1);
+        self.0.store(t, Relaxed);
+        t % POLL_EVERY == 0
+    }
+}
 /// The master's blocking waits last at most this long, between looks at the
 /// stop flag and the clock.
 pub const WAIT: Duration = Duration::from_millis(2);
@@ -222,7 +240,7 @@ struct SlaveMemo<G: Game> {
 struct SlaveCell<G: Game> {
     /// `GO_ON`, or why the running search must be abandoned.
     abort: AtomicU8,
-    tick: AtomicU32,
+    tick: PollClock,
     memo: Mutex<SlaveMemo<G>>,
 }
 
@@ -234,7 +252,7 @@ pub(crate) struct PvSplit<'t, G: Game> {
     cut: AtomicBool,
     /// Whether the master has frames or busy slaves (anything to poll for).
     active: AtomicBool,
-    tick: AtomicU32,
+    tick: PollClock,
     /// Work messages sent.
     work_sent: AtomicU64,
     slaves: Box<[CachePadded<SlaveCell<G>>]>,
@@ -255,13 +273,13 @@ impl<'t, G: Game> PvSplit<'t, G> {
             }),
             cut: AtomicBool::new(false),
             active: AtomicBool::new(false),
-            tick: AtomicU32::new(0),
+            tick: PollClock::new(),
             work_sent: AtomicU64::new(0),
             slaves: (0..n)
                 .map(|_| {
                     CachePadded::new(SlaveCell {
                         abort: AtomicU8::new(GO_ON),
-                        tick: AtomicU32::new(0),
+                        tick: PollClock::new(),
                         memo: Mutex::new(SlaveMemo {
                             frame: None,
                             alpha: 0,

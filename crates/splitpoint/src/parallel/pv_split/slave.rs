@@ -16,9 +16,7 @@ impl<G: Game> PvSplit<'_, G> {
         if cell.abort.load(Relaxed) != GO_ON {
             return true;
         }
-        let t = cell.tick.load(Relaxed).wrapping_add(1);
-        cell.tick.store(t, Relaxed);
-        if t % POLL_EVERY != 0 {
+        if !cell.tick.due() {
             return false;
         }
         let mut memo = lock(&cell.memo);
