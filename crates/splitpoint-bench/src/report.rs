@@ -74,6 +74,19 @@ pub struct Row {
     pub loaded: bool,
 }
 
+impl Row {
+    /// The speedup as a table cell: two decimals, `?` for a measurement
+    /// fault, `!` for a loaded machine.
+    pub fn speedup_cell(&self) -> String {
+        let mark = match (self.loaded, self.fault) {
+            (_, true) => "?",
+            (true, false) => "!",
+            (false, false) => "",
+        };
+        format!("{:.2}{mark}", self.speedup)
+    }
+}
+
 /// The load average above which a configuration is marked loaded: the
 /// cores, or the bench's own largest thread count when it oversubscribes
 /// (its own threads then raise the load past the cores).
@@ -270,7 +283,8 @@ fn bootstrap_ci(serial: &[f64], config: &[f64], seed: u64) -> (f64, f64) {
     (at(0.025), at(0.975))
 }
 
-fn si(x: f64) -> String {
+/// A number with a metric prefix: `950`, `12.3k`, `4.56M`, `1.20G`.
+pub fn si(x: f64) -> String {
     if x >= 1e9 {
         format!("{:.2}G", x / 1e9)
     } else if x >= 1e6 {
@@ -397,14 +411,7 @@ pub fn markdown(
             .map(|&t| {
                 rows.iter()
                     .find(|r| r.algorithm == *a && r.threads == t)
-                    .map_or("–".into(), |r| {
-                        let mark = match (r.loaded, r.fault) {
-                            (_, true) => "?",
-                            (true, false) => "!",
-                            (false, false) => "",
-                        };
-                        format!("{:.2}{mark}", r.speedup)
-                    })
+                    .map_or("–".into(), Row::speedup_cell)
             })
             .collect();
         let _ = writeln!(s, "| {a} | {} |", cells.join(" | "));

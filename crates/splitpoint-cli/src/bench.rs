@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use splitpoint::Algorithm;
 use splitpoint_bench::machine::cores;
+use splitpoint_bench::report::Row;
 use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
 use splitpoint_bench::{BenchOptions, BenchReport, run, signature};
 
@@ -383,14 +384,7 @@ fn quick_summary(reports: &[BenchReport]) -> String {
                 .rows
                 .iter()
                 .find(|r| r.algorithm == algorithm && r.threads == threads)
-                .map_or("–".to_string(), |r| {
-                    let mark = match (r.loaded, r.fault) {
-                        (_, true) => "?",
-                        (true, false) => "!",
-                        (false, false) => "",
-                    };
-                    format!("{:.2}{mark}", r.speedup)
-                });
+                .map_or("–".to_string(), Row::speedup_cell);
             text.push_str(&format!(" {cell} |"));
         }
         text.push('\n');

@@ -318,7 +318,7 @@ mod tests {
     use splitpoint::WIN;
 
     use super::*;
-    use crate::protocol::{hub_score_text, transcript};
+    use crate::protocol::{assert_has_line, hub_score_text, transcript};
 
     fn run_session(input: &str) -> Vec<String> {
         transcript(session, input)
@@ -395,10 +395,7 @@ mod tests {
              stop\nnew-game\nlevel depth=2\ngo ponder\nponder-hit\nquit\n",
         );
         let text = lines.join("\n");
-        assert!(
-            lines.iter().any(|l| l.starts_with("id name=splitpoint")),
-            "{text}"
-        );
+        assert_has_line(&lines, "id name=splitpoint");
         assert!(lines.contains(&"wait".to_string()), "{text}");
         assert!(lines.contains(&"ready".to_string()), "{text}");
         assert_eq!(lines.iter().filter(|l| *l == "pong").count(), 2, "{text}");
@@ -406,7 +403,7 @@ mod tests {
         assert_eq!(done.len(), 4, "{text}");
         assert_eq!(done[0], "done move=32x12x17x27", "{text}");
         assert!(done[1].starts_with("done move=28x19x23"), "{text}");
-        assert!(lines.iter().any(|l| l.starts_with("info depth=")), "{text}");
+        assert_has_line(&lines, "info depth=");
         for expected in [
             "error message=\"unknown command 'nonsense here'\"",
             "error message=\"threads:",
@@ -414,10 +411,7 @@ mod tests {
             "error message=\"moves from '32-28' on ignored",
             "error message=\"level ignored",
         ] {
-            assert!(
-                lines.iter().any(|l| l.starts_with(expected)),
-                "{expected}\n{text}"
-            );
+            assert_has_line(&lines, expected);
         }
     }
 

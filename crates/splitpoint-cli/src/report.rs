@@ -23,16 +23,7 @@ pub fn score(score: Score) -> String {
 
 /// A rate with a metric prefix: `950`, `12.3k`, `4.56M`.
 pub fn per_second(count: u64, elapsed: Duration) -> String {
-    let rate = count as f64 / elapsed.as_secs_f64().max(1e-9);
-    if rate >= 1e9 {
-        format!("{:.2}G", rate / 1e9)
-    } else if rate >= 1e6 {
-        format!("{:.2}M", rate / 1e6)
-    } else if rate >= 1e3 {
-        format!("{:.1}k", rate / 1e3)
-    } else {
-        format!("{rate:.0}")
-    }
+    splitpoint_bench::report::si(count as f64 / elapsed.as_secs_f64().max(1e-9))
 }
 
 /// A share as a percentage with one decimal.

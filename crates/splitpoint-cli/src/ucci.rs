@@ -268,7 +268,7 @@ fn duration(n: i64, millis: bool) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::transcript;
+    use crate::protocol::{assert_has_line, transcript};
 
     fn run_session(input: &str) -> Vec<String> {
         transcript(session, input)
@@ -296,46 +296,25 @@ mod tests {
             .collect();
         assert_eq!(best.len(), 4, "{text}");
         assert_eq!(best[0], "bestmove a0a9", "{text}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info depth 1 score 30999")),
-            "{text}"
-        );
+        assert_has_line(&lines, "info depth 1 score 30999");
         // Banned: a0a9 and f0e0 win at once; another move is played.
         assert!(
             !["bestmove a0a9", "bestmove f0e0"].contains(&best[1].as_str()),
             "{text}"
         );
-        assert!(
-            lines.iter().any(|l| l.starts_with("info string banmoves:")),
-            "{text}"
-        );
+        assert_has_line(&lines, "info string banmoves:");
         // Checkmated (a rook on every escape): no move.
         assert_eq!(best[2], "nobestmove", "{text}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string position ignored")),
-            "{text}"
-        );
+        assert_has_line(&lines, "info string position ignored");
         for answer in [
             "hashsize:",
             "unknown option 'colour'",
             "unknown command 'hello'",
         ] {
             let expected = format!("info string {answer}");
-            assert!(
-                lines.iter().any(|l| l.starts_with(&expected)),
-                "{answer}: {text}"
-            );
+            assert_has_line(&lines, &expected);
         }
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string moves from 'h2e2' on ignored")),
-            "{text}"
-        );
+        assert_has_line(&lines, "info string moves from 'h2e2' on ignored");
         let start = Xiangqi::start();
         let after = start.play(start.parse_move("h2e2").unwrap());
         assert!(

@@ -415,7 +415,7 @@ mod tests {
     use splitpoint::WIN;
 
     use super::*;
-    use crate::protocol::transcript;
+    use crate::protocol::{assert_has_line, transcript};
 
     fn run_session(input: &str) -> Vec<String> {
         transcript(session, input)
@@ -512,28 +512,10 @@ mod tests {
         assert_eq!(best.len(), 3, "{text}");
         assert_eq!(best[1], "bestmove a1a8", "{text}");
         assert!(lines.iter().any(|l| l.contains("score mate 1")), "{text}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string unknown command 'nonsense here'")),
-            "{text}"
-        );
-        assert!(
-            lines.iter().any(|l| l.starts_with("info string Threads:")),
-            "{text}"
-        );
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string position ignored")),
-            "{text}"
-        );
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string moves from 'e2e4' on ignored")),
-            "{text}"
-        );
+        assert_has_line(&lines, "info string unknown command 'nonsense here'");
+        assert_has_line(&lines, "info string Threads:");
+        assert_has_line(&lines, "info string position ignored");
+        assert_has_line(&lines, "info string moves from 'e2e4' on ignored");
     }
 
     #[test]
@@ -583,18 +565,8 @@ mod tests {
         assert!(after.parse_uci(first).is_ok(), "{text}");
         assert_eq!(best[1], "bestmove a1a10", "{text}");
         assert!(lines.iter().any(|l| l.contains("score mate 1")), "{text}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string moves from 'h2e2' on ignored")),
-            "ICCS is not UCI: {text}"
-        );
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string UCI_Variant: unknown variant 'shogi'")),
-            "{text}"
-        );
+        assert_has_line(&lines, "info string moves from 'h2e2' on ignored");
+        assert_has_line(&lines, "info string UCI_Variant: unknown variant 'shogi'");
         // Back in chess.
         let pos = Chess::start();
         let pos = pos.play(pos.parse_uci("e2e4").unwrap());

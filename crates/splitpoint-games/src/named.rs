@@ -25,3 +25,27 @@ pub(crate) fn check_round_trip<G: Game>(list: &[(&'static str, &str)]) {
         assert!(pos.outcome().is_none(), "{name}");
     }
 }
+
+/// Every game's midgame suite parses, round-trips and holds no finished game.
+#[cfg(test)]
+mod tests {
+    use super::check_round_trip;
+
+    #[cfg(feature = "chess")]
+    #[test]
+    fn chess_middlegames() {
+        check_round_trip::<crate::chess::Chess>(&crate::chess::MIDDLEGAMES);
+    }
+
+    #[cfg(feature = "draughts")]
+    #[test]
+    fn draughts_middlegames() {
+        check_round_trip::<crate::draughts::Draughts>(&crate::draughts::MIDDLEGAMES);
+    }
+
+    #[cfg(feature = "xiangqi")]
+    #[test]
+    fn xiangqi_middlegames() {
+        check_round_trip::<crate::xiangqi::Xiangqi>(&crate::xiangqi::MIDDLEGAMES);
+    }
+}

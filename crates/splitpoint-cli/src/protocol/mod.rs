@@ -113,3 +113,14 @@ pub fn transcript(
         .map(str::to_string)
         .collect()
 }
+
+/// Asserts that some line of a session's transcript starts with `prefix`.
+#[cfg(test)]
+#[track_caller]
+pub fn assert_has_line(lines: &[String], prefix: &str) {
+    assert!(
+        lines.iter().any(|l| l.starts_with(prefix)),
+        "no line starts with {prefix:?}:\n{}",
+        lines.join("\n")
+    );
+}

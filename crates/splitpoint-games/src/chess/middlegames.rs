@@ -55,13 +55,3 @@ pub const MIDDLEGAMES: [(&str, &str); 10] = [
 pub fn middlegames() -> Vec<(&'static str, Chess)> {
     crate::named::parse_named(&MIDDLEGAMES)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suite_parses_and_round_trips() {
-        crate::named::check_round_trip::<Chess>(&MIDDLEGAMES);
-    }
-}

@@ -6,7 +6,7 @@ use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square, get_king_moves};
 use splitpoint::{Game, MoveList, Outcome, ParseError};
 
 use super::san;
-use crate::repetition::repeat_distance;
+use crate::repetition::History;
 
 /// How many earlier positions a [`Chess`] value remembers for repetitions.
 ///
@@ -43,11 +43,8 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 #[derive(Clone, PartialEq, Eq)]
 pub struct Chess {
     board: Board,
-    /// Hashes of earlier positions, oldest first; `history[..len]` are valid.
-    history: [u64; HISTORY_LEN],
-    len: u8,
-    /// `history[..game_len]` come from the game before the search root.
-    game_len: u8,
+    /// The positions before this one, for repetitions.
+    history: History<HISTORY_LEN>,
 }
 
 impl Chess {
@@ -60,9 +57,7 @@ impl Chess {
     pub fn from_board(board: Board) -> Self {
         Chess {
             board,
-            history: [0; HISTORY_LEN],
-            len: 0,
-            game_len: 0,
+            history: History::EMPTY,
         }
     }
 
@@ -81,31 +76,17 @@ impl Chess {
     /// `position … moves …` does), so that one earlier occurrence of a position
     /// is not yet a draw but two are.
     pub fn make_root(&mut self) {
-        self.game_len = self.len;
+        self.history.make_root();
     }
 
     /// How many earlier positions are remembered (at most [`HISTORY_LEN`]).
     pub fn history_len(&self) -> usize {
-        self.len as usize
+        self.history.len()
     }
 
     /// Whether this position ends the game by repetition (see [`Chess`]).
     pub fn is_repetition(&self) -> bool {
-        let history = &self.history[..self.len as usize];
-        repeat_distance(history, self.board.hash(), self.game_len as usize).is_some()
-    }
-
-    /// Remembers `hash` as the position before this one, forgetting the
-    /// oldest when the history is full.
-    #[inline]
-    fn remember(&mut self, hash: u64) {
-        if self.len as usize == HISTORY_LEN {
-            self.history.copy_within(1.., 0);
-            self.len -= 1;
-            self.game_len = self.game_len.saturating_sub(1);
-        }
-        self.history[self.len as usize] = hash;
-        self.len += 1;
+        self.history.repeat_distance(self.board.hash()).is_some()
     }
 
     /// The position after the side to move passes (a null move, for the
@@ -237,7 +218,7 @@ impl Default for Chess {
 
 impl fmt::Debug for Chess {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Chess({}, history {})", self.board, self.len)
+        write!(f, "Chess({}, history {})", self.board, self.history.len())
     }
 }
 
@@ -282,10 +263,9 @@ impl Game for Chess {
             && self.board.castle_rights(!us) == next.board.castle_rights(!us);
         if next.board.halfmove_clock() == 0 || !rights_kept {
             // Irreversible: no earlier position can come back.
-            next.len = 0;
-            next.game_len = 0;
+            next.history.clear();
         } else {
-            next.remember(self.board.hash());
+            let _ = next.history.remember(self.board.hash());
         }
         next
     }

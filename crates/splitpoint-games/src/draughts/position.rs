@@ -7,7 +7,7 @@ use splitpoint::{Game, MoveList, Outcome, ParseError};
 
 use super::board::{Bits, DIRS, Dir, PIECE_KEYS, SIDE_KEY, SQUARES, bit_of, row, square_of, step};
 use super::notation;
-use crate::repetition::repeat_distance;
+use crate::repetition::History;
 
 /// How many earlier positions a [`Draughts`] value remembers for repetitions.
 ///
@@ -132,11 +132,8 @@ pub struct Draughts {
     king_plies: u8,
     /// Plies since the position entered its lone-king ending.
     ending_plies: u8,
-    /// Hashes of earlier positions, oldest first; `history[..len]` are valid.
-    history: [u64; HISTORY_LEN],
-    len: u8,
-    /// `history[..game_len]` come from the game before the search root.
-    game_len: u8,
+    /// The positions before this one, for repetitions.
+    history: History<HISTORY_LEN>,
 }
 
 /// The rules' view of one side: its pieces and the other side's.
@@ -169,9 +166,7 @@ impl Draughts {
             hash: 0,
             king_plies: 0,
             ending_plies: 0,
-            history: [0; HISTORY_LEN],
-            len: 0,
-            game_len: 0,
+            history: History::EMPTY,
         };
         pos.hash = pos.full_hash();
         pos
@@ -233,14 +228,14 @@ impl Draughts {
 
     /// How many earlier positions are remembered (at most [`HISTORY_LEN`]).
     pub fn history_len(&self) -> usize {
-        self.len as usize
+        self.history.len()
     }
 
     /// Marks every remembered position as game history, making this position
     /// the search root: call it after playing a game's moves, so that one
     /// earlier occurrence of a position is not yet a draw but two are.
     pub fn make_root(&mut self) {
-        self.game_len = self.len;
+        self.history.make_root();
     }
 
     /// This position with no history and no draw counters: a root the search
@@ -315,8 +310,7 @@ impl Draughts {
 
     /// Whether this position ends the game by repetition (see [`Draughts`]).
     pub fn is_repetition(&self) -> bool {
-        let history = &self.history[..self.len as usize];
-        repeat_distance(history, self.hash, self.game_len as usize).is_some()
+        self.history.repeat_distance(self.hash).is_some()
     }
 
     /// Whether a draw rule other than repetition has ended the game.
@@ -347,19 +341,6 @@ impl Draughts {
         } else {
             Ending::None
         }
-    }
-
-    /// Remembers `hash` as the position before this one, forgetting the
-    /// oldest when the history is full.
-    #[inline]
-    fn remember(&mut self, hash: u64) {
-        if self.len as usize == HISTORY_LEN {
-            self.history.copy_within(1.., 0);
-            self.len -= 1;
-            self.game_len = self.game_len.saturating_sub(1);
-        }
-        self.history[self.len as usize] = hash;
-        self.len += 1;
     }
 
     /// Appends the men's steps onto the last row (the caller has checked
@@ -400,7 +381,7 @@ impl fmt::Debug for Draughts {
             f,
             "Draughts({}, history {}, king plies {}, ending plies {})",
             notation::fen(self),
-            self.len,
+            self.history.len(),
             self.king_plies,
             self.ending_plies
         )
@@ -494,11 +475,10 @@ impl Game for Draughts {
 
         if mv.captured != 0 || !king {
             // Irreversible: no earlier position can come back.
-            next.len = 0;
-            next.game_len = 0;
+            next.history.clear();
             next.king_plies = 0;
         } else {
-            next.remember(self.hash);
+            let _ = next.history.remember(self.hash);
             next.king_plies = self.king_plies.saturating_add(1);
         }
         let ending = next.ending();

@@ -65,13 +65,3 @@ pub const MIDDLEGAMES: [(&str, &str); 12] = [
 pub fn middlegames() -> Vec<(&'static str, Xiangqi)> {
     crate::named::parse_named(&MIDDLEGAMES)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suite_parses_and_round_trips() {
-        crate::named::check_round_trip::<Xiangqi>(&MIDDLEGAMES);
-    }
-}

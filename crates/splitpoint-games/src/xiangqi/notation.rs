@@ -4,8 +4,9 @@
 use splitpoint::{Game, MoveList, ParseError};
 
 use super::board::{Color, EMPTY, Move, Piece, Square, code, decode};
-use super::position::{HISTORY_LEN, Xiangqi, attacked};
+use super::position::{Xiangqi, attacked};
 use super::tables::{BLACK_TO_MOVE, FILES, RANKS, SQUARES, ZOBRIST, in_palace, red_half};
+use crate::repetition::History;
 
 impl Xiangqi {
     /// Reads a xiangqi FEN: board, side (`w` or `r` for Red, `b` for Black),
@@ -36,10 +37,8 @@ impl Xiangqi {
             hash: 0,
             halfmove: 0,
             fullmove: 1,
-            history: [0; HISTORY_LEN],
+            history: History::EMPTY,
             checks: 0,
-            len: 0,
-            game_len: 0,
         };
         let mut counts = [[0u32; 7]; 2];
         let ranks: Vec<&str> = placement.split('/').collect();

@@ -11,7 +11,7 @@ use super::tables::{
     ADVISOR, BLACK_TO_MOVE, ELEPHANT, FILES, GENERAL, HORSE, HORSE_ATTACKERS, RANKS, RAY_LEN, RAYS,
     SQUARES, ZOBRIST,
 };
-use crate::repetition::repeat_distance;
+use crate::repetition::History;
 
 /// How many earlier positions a [`Xiangqi`] value remembers for repetitions.
 ///
@@ -60,13 +60,10 @@ pub struct Xiangqi {
     /// Plies since the last capture.
     pub(super) halfmove: u16,
     pub(super) fullmove: u16,
-    /// Hashes of earlier positions, oldest first; `history[..len]` are valid.
-    pub(super) history: [u64; HISTORY_LEN],
-    /// Bit `i`: the side to move was in check in `history[i]`.
+    /// The positions before this one, for repetitions.
+    pub(super) history: History<HISTORY_LEN>,
+    /// Bit `i`: the side to move was in check in the history's `i`-th position.
     pub(super) checks: u32,
-    pub(super) len: u8,
-    /// `history[..game_len]` come from the game before the search root.
-    pub(super) game_len: u8,
 }
 
 // The check bits must cover the history.
@@ -122,19 +119,19 @@ impl Xiangqi {
     /// `position … moves …` do), so that one earlier occurrence of a position is
     /// not yet a repetition but two are.
     pub fn make_root(&mut self) {
-        self.game_len = self.len;
+        self.history.make_root();
     }
 
     /// How many earlier positions are remembered (at most [`HISTORY_LEN`]).
     pub fn history_len(&self) -> usize {
-        self.len as usize
+        self.history.len()
     }
 
     /// How the game ends by repetition here, if it does (see [`Xiangqi`]),
     /// from the side to move's view.
     pub fn repetition(&self) -> Option<Outcome> {
-        let history = &self.history[..self.len as usize];
-        repeat_distance(history, self.hash, self.game_len as usize)
+        self.history
+            .repeat_distance(self.hash)
             .map(|distance| self.cycle_outcome(distance))
     }
 
@@ -142,7 +139,7 @@ impl Xiangqi {
     /// distances (the opponent to move) were checked by our moves, those at
     /// even distances (this one included) by theirs.
     fn cycle_outcome(&self, distance: usize) -> Outcome {
-        let len = self.len as usize;
+        let len = self.history.len();
         let checked = |d: usize| {
             if d == 0 {
                 self.in_check
@@ -163,15 +160,10 @@ impl Xiangqi {
     /// was in check), forgetting the oldest when the history is full.
     #[inline]
     fn remember(&mut self, hash: u64, in_check: bool) {
-        if self.len as usize == HISTORY_LEN {
-            self.history.copy_within(1.., 0);
+        if self.history.remember(hash) {
             self.checks >>= 1;
-            self.len -= 1;
-            self.game_len = self.game_len.saturating_sub(1);
         }
-        self.history[self.len as usize] = hash;
-        self.checks |= u32::from(in_check) << self.len;
-        self.len += 1;
+        self.checks |= u32::from(in_check) << (self.history.len() - 1);
     }
 
     /// The position after the side to move passes (a null move, for the
@@ -187,8 +179,7 @@ impl Xiangqi {
         // The side that passed was not in check, and the other side's general
         // is safe in any legal position: nobody is in check.
         next.in_check = false;
-        next.len = 0;
-        next.game_len = 0;
+        next.history.clear();
         next.checks = 0;
         Some(next)
     }
@@ -408,7 +399,7 @@ impl Default for Xiangqi {
 
 impl fmt::Debug for Xiangqi {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Xiangqi({}, history {})", self.fen(), self.len)
+        write!(f, "Xiangqi({}, history {})", self.fen(), self.history.len())
     }
 }
 
@@ -465,8 +456,7 @@ impl Game for Xiangqi {
         }
         if captured != EMPTY || soldier_advances {
             // Irreversible: no earlier position can come back.
-            next.len = 0;
-            next.game_len = 0;
+            next.history.clear();
             next.checks = 0;
         } else {
             next.remember(self.hash, self.in_check);
