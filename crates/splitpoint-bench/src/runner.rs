@@ -170,13 +170,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
     limits: impl Fn(&G, Option<i32>) -> Limits,
 ) -> Result<(Vec<Measurement>, Vec<LoadSample>), String> {
     let suite = job.suite;
-    let positions: Vec<G> = suite
-        .positions
-        .iter()
-        .map(|p| {
-            G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id))
-        })
-        .collect::<Result<_, _>>()?;
+    let positions: Vec<G> = suite.parse_positions()?;
     let mut engines: Vec<Engine<G, E>> = job
         .configs
         .iter()
@@ -302,13 +296,7 @@ pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
     limits: impl Fn(&G, Option<i32>) -> Limits,
 ) -> Result<Vec<(i32, f64)>, String> {
     let (suite, progress) = (job.suite, job.progress);
-    let positions: Vec<G> = suite
-        .positions
-        .iter()
-        .map(|p| {
-            G::parse_position(&p.text).map_err(|e| format!("{} position {}: {e}", suite.name, p.id))
-        })
-        .collect::<Result<_, _>>()?;
+    let positions: Vec<G> = suite.parse_positions()?;
     let mut engine = job.engine(eval, config)?;
     let mut points = Vec::new();
     for &depth in depths {

@@ -253,6 +253,20 @@ const DRAUGHTS_DEPTH: i32 = 10;
 const XIANGQI_DEPTH: i32 = 8;
 
 impl Suite {
+    /// Its positions, read as game `G`'s.
+    ///
+    /// # Errors
+    /// A message naming the position that does not read.
+    pub fn parse_positions<G: Game>(&self) -> Result<Vec<G>, String> {
+        self.positions
+            .iter()
+            .map(|p| {
+                G::parse_position(&p.text)
+                    .map_err(|e| format!("{} position {}: {e}", self.name, p.id))
+            })
+            .collect()
+    }
+
     /// An embedded suite by name, or a suite file by path.
     ///
     /// # Errors

@@ -374,13 +374,7 @@ fn positions<G: NamedGame>(game: GameName) -> Result<Vec<G>> {
         G::parse_position(G::DEFAULT_POSITION)
             .map_err(|e| Error::input(format!("{}: start position: {e}", game.name())))?,
     ];
-    for p in &suite.positions {
-        positions.push(
-            G::parse_position(&p.text).map_err(|e| {
-                Error::input(format!("{}: suite position {}: {e}", game.name(), p.id))
-            })?,
-        );
-    }
+    positions.extend(suite.parse_positions::<G>().map_err(Error::input)?);
     Ok(positions)
 }
 
