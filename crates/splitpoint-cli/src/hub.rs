@@ -30,8 +30,8 @@ use splitpoint_games::draughts::Draughts;
 
 use crate::error::Result;
 use crate::protocol::{
-    Clock, Dialect, ENGINE, EngineOption, Go, Output, ProtocolGame, Session, Settings, VERSION,
-    clip, play_game, read_commands,
+    Clock, Dialect, EngineOption, Go, Output, ProtocolGame, Session, Settings, clip, play_game,
+    read_commands,
 };
 
 /// Play international draughts over the Hub protocol on standard input and output
@@ -223,7 +223,7 @@ impl Reader {
             "go" => self.go(&args),
             "stop" | "ponder-hit" => self.session.request_stop(),
             "quit" => return false,
-            _ => self.error(&format!("unknown command '{}'", clip(line))),
+            _ => self.session.unknown_command(line),
         }
         true
     }
@@ -235,9 +235,7 @@ impl Reader {
 
     fn hub(&self) {
         let out = self.session.out();
-        out.line(&format!(
-            "id name={ENGINE} version={VERSION} author=\"the splitpoint developers\""
-        ));
+        self.session.introduce();
         out.line(&format!(
             "param name=variant value={0} type=enum values=\"{0}\"",
             Draughts::VARIANT
@@ -318,7 +316,7 @@ mod tests {
     use splitpoint::WIN;
 
     use super::*;
-    use crate::protocol::{assert_has_line, hub_score_text, transcript};
+    use crate::protocol::{assert_has_line, assert_last_line, hub_score_text, transcript};
 
     fn run_session(input: &str) -> Vec<String> {
         transcript(session, input)
@@ -418,10 +416,7 @@ mod tests {
     #[test]
     fn end_of_input_ends_an_infinite_search() {
         let lines = run_session("level infinite\ngo analyze\n");
-        assert!(
-            lines.last().is_some_and(|l| l.starts_with("done move=")),
-            "{lines:?}"
-        );
+        assert_last_line(&lines, "done move=");
     }
 
     #[test]

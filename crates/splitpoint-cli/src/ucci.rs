@@ -22,7 +22,7 @@ use splitpoint_games::xiangqi::{Move, Xiangqi};
 
 use crate::error::Result;
 use crate::protocol::{
-    Clock, Dialect, EngineOption, Go, NAME, Output, Session, Settings, clip, play_game,
+    Clock, Dialect, EngineOption, Go, Output, Session, Settings, clip, play_game,
     position_and_moves, read_commands,
 };
 
@@ -96,18 +96,14 @@ impl Reader {
             "go" => self.go(&rest),
             "stop" | "ponderhit" => self.session.request_stop(),
             "quit" => return false,
-            _ => self
-                .session
-                .out()
-                .info(&format!("unknown command '{}'", clip(line))),
+            _ => self.session.unknown_command(line),
         }
         true
     }
 
     fn ucci(&self) {
         let out = self.session.out();
-        out.line(&format!("id name {NAME}"));
-        out.line("id author the splitpoint developers");
+        self.session.introduce();
         out.line("option usemillisec type check default false");
         self.session.declare_options();
         out.line("option newgame type button");
@@ -268,7 +264,7 @@ fn duration(n: i64, millis: bool) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{assert_has_line, transcript};
+    use crate::protocol::{assert_has_line, assert_last_line, transcript};
 
     fn run_session(input: &str) -> Vec<String> {
         transcript(session, input)
@@ -357,9 +353,6 @@ mod tests {
     #[test]
     fn end_of_input_ends_an_infinite_search_without_bye() {
         let lines = run_session("position startpos\ngo infinite\n");
-        assert!(
-            lines.last().is_some_and(|l| l.starts_with("bestmove ")),
-            "{lines:?}"
-        );
+        assert_last_line(&lines, "bestmove ");
     }
 }

@@ -33,8 +33,8 @@ use crate::error::{Error, Result};
 #[cfg(test)]
 use crate::protocol::score_text;
 use crate::protocol::{
-    Clock, Dialect, EngineOption, Go, NAME, Output, ProtocolGame, Session, Settings, clip,
-    play_game, position_and_moves, read_commands, start,
+    Clock, Dialect, EngineOption, Go, Output, ProtocolGame, Session, Settings, clip, play_game,
+    position_and_moves, read_commands, start,
 };
 #[cfg(test)]
 use splitpoint::Game;
@@ -166,18 +166,14 @@ impl<G: ProtocolGame> Reader<G> {
             "quit" => return Some(End::Quit),
             // Accepted and ignored: we have no debug output and need no registration.
             "debug" | "register" => {}
-            _ => self
-                .session
-                .out()
-                .info(&format!("unknown command '{}'", clip(line))),
+            _ => self.session.unknown_command(line),
         }
         None
     }
 
     fn uci(&self) {
         let out = self.session.out();
-        out.line(&format!("id name {NAME}"));
-        out.line("id author the splitpoint developers");
+        self.session.introduce();
         let variants: String = VARIANTS.iter().map(|v| format!(" var {v}")).collect();
         out.line(&format!(
             "option name UCI_Variant type combo default {}{variants}",
@@ -415,7 +411,7 @@ mod tests {
     use splitpoint::WIN;
 
     use super::*;
-    use crate::protocol::{assert_has_line, transcript};
+    use crate::protocol::{assert_has_line, assert_last_line, transcript};
 
     fn run_session(input: &str) -> Vec<String> {
         transcript(session, input)
@@ -521,10 +517,7 @@ mod tests {
     #[test]
     fn end_of_input_ends_an_infinite_search() {
         let lines = run_session("position startpos\ngo infinite\n");
-        assert!(
-            lines.last().is_some_and(|l| l.starts_with("bestmove ")),
-            "{lines:?}"
-        );
+        assert_last_line(&lines, "bestmove ");
     }
 
     #[test]

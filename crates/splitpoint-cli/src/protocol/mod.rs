@@ -44,6 +44,8 @@ pub use session::{Go, Session};
 pub const NAME: &str = concat!("splitpoint ", env!("CARGO_PKG_VERSION"));
 /// The name and the version apart, as Hub's `id` gives them.
 pub const ENGINE: &str = "splitpoint";
+/// Who wrote it, as every protocol's `id` gives it.
+pub const AUTHORS: &str = "the splitpoint developers";
 /// The engine's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The Threads and Hash options' upper bounds: the command line's.
@@ -121,6 +123,18 @@ pub fn assert_has_line(lines: &[String], prefix: &str) {
     assert!(
         lines.iter().any(|l| l.starts_with(prefix)),
         "no line starts with {prefix:?}:\n{}",
+        lines.join("\n")
+    );
+}
+
+/// Asserts that the last line of a session's transcript starts with
+/// `prefix` (the answer to a search the end of input ended).
+#[cfg(test)]
+#[track_caller]
+pub fn assert_last_line(lines: &[String], prefix: &str) {
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with(prefix)),
+        "the last line does not start with {prefix:?}:\n{}",
         lines.join("\n")
     );
 }

@@ -13,7 +13,7 @@ use splitpoint::{Algorithm, Engine, Game, Limits, MoveList, StopHandle};
 use super::dialect::{Dialect, Output, info_line};
 use super::games::ProtocolGame;
 use super::options::{EngineOption, Settings};
-use super::{DEFAULT_HASH_MIB, per_second};
+use super::{AUTHORS, DEFAULT_HASH_MIB, ENGINE, NAME, VERSION, clip, per_second};
 
 /// What the reader and the searcher share.
 struct Shared {
@@ -153,6 +153,26 @@ impl<G: ProtocolGame> Session<G> {
     /// A remark for the user, in the dialect's words.
     pub fn remark(&self, text: &str) {
         self.out().line(&self.shared.dialect.remark(text));
+    }
+
+    /// Says who the engine is, in the dialect's words: the first lines of
+    /// the answer to `uci`, `ucci` and `hub`.
+    pub fn introduce(&self) {
+        let out = self.out();
+        match self.shared.dialect {
+            Dialect::Uci | Dialect::Ucci => {
+                out.line(&format!("id name {NAME}"));
+                out.line(&format!("id author {AUTHORS}"));
+            }
+            Dialect::Hub => out.line(&format!(
+                "id name={ENGINE} version={VERSION} author=\"{AUTHORS}\""
+            )),
+        }
+    }
+
+    /// The answer to a line that is no command.
+    pub fn unknown_command(&self, line: &str) {
+        self.remark(&format!("unknown command '{}'", clip(line)));
     }
 
     /// Whether a search is running (or queued).
