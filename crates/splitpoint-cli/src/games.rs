@@ -13,6 +13,11 @@ pub fn parse_game(text: &str) -> Result<GameName> {
     text.parse().map_err(Error::input)
 }
 
+/// Runs `command` on the game `name` names (a command-line argument).
+pub fn run_on_game<C: GameCommand<Output = Result<T>>, T>(name: &str, command: C) -> Result<T> {
+    parse_game(name)?.dispatch(command)
+}
+
 /// The position `--position` names (or the game's default), after the
 /// `--moves` (space- or comma-separated) are played from it.
 pub fn load_position<G: NamedGame>(position: Option<&str>, moves: Option<&str>) -> Result<G> {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::error::{Error, Result};
-use crate::games::{GameCommand, NamedGame, legal_moves, load_position, parse_game};
+use crate::games::{GameCommand, NamedGame, legal_moves, load_position, run_on_game};
 use crate::{PositionArgs, stdout};
 
 /// List the legal moves of a position, or of many read from standard input
@@ -35,8 +35,7 @@ pub struct MovesArgs {
 
 /// Runs `splitpoint moves`.
 pub fn run(args: &MovesArgs) -> Result<ExitCode> {
-    let game = parse_game(&args.game)?;
-    game.dispatch(args)
+    run_on_game(&args.game, args)
 }
 
 impl GameCommand for &MovesArgs {

@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::games::{GameCommand, NamedGame, legal_moves, load_position, parse_game};
+use crate::games::{GameCommand, NamedGame, legal_moves, load_position, run_on_game};
 use crate::{PositionArgs, check_depth, report, stdout};
 
 /// Count the positions DEPTH plies below a position (move-generator check)
@@ -69,8 +69,7 @@ struct MoveCount {
 
 /// Runs `splitpoint perft`.
 pub fn run(args: &PerftArgs) -> Result<ExitCode> {
-    let game = parse_game(&args.game)?;
-    game.dispatch(args)
+    run_on_game(&args.game, args)
 }
 
 impl GameCommand for &PerftArgs {

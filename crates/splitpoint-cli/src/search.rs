@@ -9,7 +9,7 @@ use serde::Serialize;
 use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats, Trace};
 
 use crate::error::{Error, Result};
-use crate::games::{GameCommand, NamedGame, line_text, load_position, parse_game};
+use crate::games::{GameCommand, NamedGame, line_text, load_position, run_on_game};
 use crate::{ParallelArgs, PositionArgs, check_depth, new_engine, report, stdout};
 
 /// Find the best move of a position
@@ -138,8 +138,7 @@ impl From<&Stats> for StatsJson {
 
 /// Runs `splitpoint search`.
 pub fn run(args: &SearchArgs) -> Result<ExitCode> {
-    let game = parse_game(&args.game)?;
-    game.dispatch(args)
+    run_on_game(&args.game, args)
 }
 
 impl SearchArgs {
