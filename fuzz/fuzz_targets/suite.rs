@@ -6,7 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use splitpoint::Game;
-use splitpoint_bench::suite::{GameName, Suite};
+use splitpoint_bench::games::GameName;
+use splitpoint_bench::suite::Suite;
 use splitpoint_fuzz::{MAX_SESSION, text};
 use splitpoint_games::chess::{Chess, parse_epd};
 use splitpoint_games::draughts::Draughts;

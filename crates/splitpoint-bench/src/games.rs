@@ -1,8 +1,12 @@
-//! The one place a [`GameName`] becomes a type. Code generic over the game
+//! The games splitpoint plays ([`GameName`]), and the one place a name
+//! becomes a type. Code generic over the game
 //! implements [`GameCommand`] and runs through [`GameName::dispatch`]; what
 //! the laboratory and the command line need to know of each game beyond its
 //! rules is [`NamedGame`]. Adding a game is a variant of `GameName`, one arm
 //! in `dispatch` and an `impl NamedGame`.
+
+use std::fmt;
+use std::str::FromStr;
 
 use splitpoint::{Evaluator, Game, Outcome, Score};
 use splitpoint_games::chess::{Chess, ChessEval};
@@ -11,7 +15,75 @@ use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 
-use crate::suite::GameName;
+/// A game splitpoint plays: named on the command line, chosen by suites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameName {
+    /// Othello (midgame search or exact endgame solving).
+    Othello,
+    /// Synthetic trees.
+    Synthetic,
+    /// Chess (depth search; test suites count best moves found).
+    Chess,
+    /// International (Polish) draughts.
+    Draughts,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
+}
+
+impl GameName {
+    /// Every game, as named on the command line.
+    pub const ALL: [GameName; 5] = [
+        GameName::Othello,
+        GameName::Synthetic,
+        GameName::Chess,
+        GameName::Draughts,
+        GameName::Xiangqi,
+    ];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameName::Othello => "othello",
+            GameName::Synthetic => "synthetic",
+            GameName::Chess => "chess",
+            GameName::Draughts => "draughts",
+            GameName::Xiangqi => "xiangqi",
+        }
+    }
+
+    /// The suite run when none is named.
+    pub fn default_suite(self) -> &'static str {
+        match self {
+            GameName::Othello => "othello-mid",
+            GameName::Synthetic => "synthetic",
+            GameName::Chess => "chess",
+            GameName::Draughts => "draughts",
+            GameName::Xiangqi => "xiangqi",
+        }
+    }
+}
+
+impl fmt::Display for GameName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameName {
+    type Err = String;
+
+    /// A game by its name, in any case.
+    fn from_str(s: &str) -> Result<Self, String> {
+        GameName::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                let names: Vec<&str> = GameName::ALL.iter().map(|g| g.name()).collect();
+                format!("unknown game '{s}' (known games: {})", names.join(", "))
+            })
+    }
+}
 
 /// What the laboratory and the command line know of a game beyond its rules.
 pub trait NamedGame: Game {

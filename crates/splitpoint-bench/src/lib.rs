@@ -24,12 +24,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
 use splitpoint_games::othello::{Othello, OthelloExact, solve_limits};
 
+use games::GameName;
 use games::{GameCommand, NamedGame};
 use machine::Machine;
 use plot::DepthSeries;
 use report::Row;
 use runner::{Config, Job, LoadSample, Measurement};
-use suite::{GameName, Suite, SuiteKind};
+use suite::{Suite, SuiteKind};
 
 /// What to run.
 #[derive(Clone, Debug)]

@@ -34,9 +34,6 @@
 //! position or a best move that is no legal move is an error naming the
 //! file and the line, before anything is searched.
 
-use std::fmt;
-use std::str::FromStr;
-
 use splitpoint::{Game, MAX_DEPTH, Score};
 use splitpoint_games::chess::{self, Chess, EpdPosition, bratko_kopec, parse_epd};
 use splitpoint_games::draughts::{self, Draughts};
@@ -44,75 +41,7 @@ use splitpoint_games::othello::{Othello, ffo_positions};
 use splitpoint_games::synthetic::Synthetic;
 use splitpoint_games::xiangqi::{self, Xiangqi};
 
-/// A game splitpoint plays: named on the command line, chosen by suites.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameName {
-    /// Othello (midgame search or exact endgame solving).
-    Othello,
-    /// Synthetic trees.
-    Synthetic,
-    /// Chess (depth search; test suites count best moves found).
-    Chess,
-    /// International (Polish) draughts.
-    Draughts,
-    /// Xiangqi (Chinese chess).
-    Xiangqi,
-}
-
-impl GameName {
-    /// Every game, as named on the command line.
-    pub const ALL: [GameName; 5] = [
-        GameName::Othello,
-        GameName::Synthetic,
-        GameName::Chess,
-        GameName::Draughts,
-        GameName::Xiangqi,
-    ];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameName::Othello => "othello",
-            GameName::Synthetic => "synthetic",
-            GameName::Chess => "chess",
-            GameName::Draughts => "draughts",
-            GameName::Xiangqi => "xiangqi",
-        }
-    }
-
-    /// The suite run when none is named.
-    pub fn default_suite(self) -> &'static str {
-        match self {
-            GameName::Othello => "othello-mid",
-            GameName::Synthetic => "synthetic",
-            GameName::Chess => "chess",
-            GameName::Draughts => "draughts",
-            GameName::Xiangqi => "xiangqi",
-        }
-    }
-}
-
-impl fmt::Display for GameName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GameName {
-    type Err = String;
-
-    /// A game by its name, in any case.
-    fn from_str(s: &str) -> Result<Self, String> {
-        GameName::ALL
-            .into_iter()
-            .find(|g| g.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                let names: Vec<&str> = GameName::ALL.iter().map(|g| g.name()).collect();
-                format!("unknown game '{s}' (known games: {})", names.join(", "))
-            })
-    }
-}
+use crate::games::GameName;
 
 /// How a suite's positions are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

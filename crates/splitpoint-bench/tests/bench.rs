@@ -2,7 +2,8 @@
 //! and wrong answers flagged; the plots from a fake result set.
 
 use splitpoint::Algorithm;
-use splitpoint_bench::suite::{GameName, Suite};
+use splitpoint_bench::games::GameName;
+use splitpoint_bench::suite::Suite;
 use splitpoint_bench::{BenchOptions, run};
 
 fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {

@@ -3,8 +3,8 @@
 //! shared with the bench and self-play); here is what they share beyond it.
 
 use splitpoint::{Game, MoveList};
+pub use splitpoint_bench::games::GameName;
 pub use splitpoint_bench::games::{GameCommand, NamedGame};
-pub use splitpoint_bench::suite::GameName;
 
 use crate::error::{Error, Result};
 

@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use splitpoint::{Evaluator, Game, Score};
+use splitpoint_bench::games::GameName;
 use splitpoint_bench::runner::Config;
 use splitpoint_bench::selfplay::{self, OpeningReport};
-use splitpoint_bench::suite::{GameName, Suite, parse_depth};
+use splitpoint_bench::suite::{Suite, parse_depth};
 
 use crate::error::{Error, Result};
 use crate::games::{GameCommand, NamedGame, parse_game};

@@ -24,8 +24,8 @@ use std::time::Duration;
 
 use clap::Args;
 use splitpoint::{Limits, MAX_DEPTH};
+use splitpoint_bench::games::GameName;
 use splitpoint_bench::signature;
-use splitpoint_bench::suite::GameName;
 use splitpoint_games::chess::Chess;
 use splitpoint_games::xiangqi::Xiangqi;
 
