@@ -2,25 +2,20 @@
 """`splitpoint hub` driven by pydraughts, as a draughts GUI would, and the
 move generator checked against pydraughts' on positions from random games.
 
-Needs pydraughts (`pip install pydraughts`) and a built engine: the path comes
-from SPLITPOINT_BIN (default target/release/splitpoint, relative to the
-repository root). Runs as a plain script, printing one line per test and a
-final `N passed, M failed` line and exiting non-zero on any failure; pytest
-collects the same `test_*` functions.
+Needs pydraughts (`pip install pydraughts`) and a built engine
+(harness.py: where it is looked for; run as a plain script or by pytest).
 """
 
-import queue
 import random
 import subprocess
 import sys
-import threading
 import time
 
 import draughts
 import draughts.engine
 from draughts.engine import HubEngine, Limit
 
-from harness import BIN, run_tests  # the sibling module
+from harness import BIN, Pipe, run_tests  # the sibling module
 
 # Every raw-session read is bounded: a hang fails the test instead of the run.
 TIMEOUT = 60.0
@@ -156,42 +151,18 @@ def test_self_play_under_a_clock():
         close(engine)
 
 
-class RawSession:
-    """The engine on pipes, read by a thread so that every read has a timeout."""
+class RawSession(Pipe):
+    """`splitpoint hub` on pipes, for the lines pydraughts does not send."""
 
     def __init__(self):
-        self.p = subprocess.Popen([BIN, "hub"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.p.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
+        super().__init__("hub", timeout=TIMEOUT)
 
     def expect(self, prefix):
         """Lines up to and including the first that starts with `prefix`."""
-        seen = []
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            assert line is not None, f"the engine closed its output; saw {seen}"
-            seen.append(line)
-            if line.startswith(prefix):
-                return seen
+        return self.until(lambda line: line.startswith(prefix))
 
     def close(self):
-        self.send("quit")
-        try:
-            assert self.p.wait(timeout=TIMEOUT) == 0
-        finally:
-            for pipe in (self.p.stdin, self.p.stdout, self.p.stderr):
-                pipe.close()
+        self.quit()
 
 
 def test_stop_ping_and_bad_input():

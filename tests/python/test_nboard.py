@@ -5,56 +5,28 @@ every move checked legal by the project's own rules (`splitpoint moves
 othello`), passes included, and the rest of the protocol (hint, ping, learn,
 a game set up from a BO[] board, bad lines).
 
-Needs only a built engine: the path comes from SPLITPOINT_BIN (default
-target/release/splitpoint, relative to the repository root). Runs as a plain
-script, printing one line per test and a final `N passed, M failed` line and
-exiting non-zero on any failure; pytest collects the same `test_*` functions.
+Needs only a built engine
+(harness.py: where it is looked for; run as a plain script or by pytest).
 """
 
-import queue
 import subprocess
 import sys
-import threading
-import time
 
-from harness import BIN, run_tests  # the sibling module
+from harness import BIN, Pipe, run_tests  # the sibling module
 
 # Every read is bounded: a hang fails the test instead of the run.
 TIMEOUT = 60.0
 
 
-class Engine:
-    """One `splitpoint nboard` process, read by a thread into a queue."""
+class Engine(Pipe):
+    """One `splitpoint nboard` process at `depth`."""
 
     def __init__(self, depth):
-        self.proc = subprocess.Popen(
-            [BIN, "nboard"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__("nboard", timeout=TIMEOUT)
         self.send("nboard 2")
         self.until(lambda l: l.startswith("set myname"))
         self.send(f"set depth {depth}")
         self.until(lambda l: l == f"set myname splitpoint{depth}")
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, done):
-        seen = []
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
-            assert line is not None, f"the engine exited; it said {seen}"
-            seen.append(line)
-            if done(line):
-                return seen
 
     def go(self):
         self.send("go")
@@ -63,9 +35,6 @@ class Engine:
         float(eval_), float(seconds)
         return move, lines
 
-    def quit(self):
-        self.send("quit")
-        assert self.proc.wait(timeout=TIMEOUT) == 0
 
 
 def legal_moves(position):

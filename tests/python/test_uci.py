@@ -1,11 +1,8 @@
 #!/usr/bin/env python3
 """`splitpoint uci` driven by python-chess, as a GUI or match tool would.
 
-Needs python-chess (`pip install chess`) and a built engine: the path comes
-from SPLITPOINT_BIN (default target/release/splitpoint, relative to the
-repository root). Runs as a plain script, printing one line per test and a
-final `N passed, M failed` line and exiting non-zero on any failure; pytest
-collects the same `test_*` functions.
+Needs python-chess (`pip install chess`) and a built engine
+(harness.py: where it is looked for; run as a plain script or by pytest).
 """
 
 import sys

@@ -7,11 +7,8 @@
     other) and Fairy-Stockfish, every move checked legal by pyffish.
 
 Needs pyffish (`pip install pyffish`), Fairy-Stockfish (`apt install
-fairy-stockfish`, or FAIRY_STOCKFISH_BIN) and a built engine: the path comes
-from SPLITPOINT_BIN (default target/release/splitpoint, relative to the
-repository root). Runs as a plain script, printing one line per test and a
-final `N passed, M failed` line and exiting non-zero on any failure; pytest
-collects the same `test_*` functions.
+fairy-stockfish`, or FAIRY_STOCKFISH_BIN) and a built engine
+(harness.py: where it is looked for; run as a plain script or by pytest).
 """
 
 import os

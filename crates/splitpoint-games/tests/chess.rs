@@ -1,15 +1,13 @@
 //! Chess: perft through the `Game` API, text forms, game ends, the evaluator's
-//! move sets, exact-mode search against the negamax oracle for every
-//! algorithm, and the selective search of normal mode.
+//! move sets, and exact-mode search against the negamax oracle for every
+//! algorithm (the selective search of normal mode: `chess_selective.rs`).
 #![cfg(feature = "chess")]
 
 mod common;
-use common::{Rng, damage};
-use splitpoint::oracle::negamax;
-use splitpoint::testing::iterative_vs_recursive;
-use splitpoint::{
-    Algorithm, Engine, Evaluator, Game, INFINITY, Limits, MoveList, Outcome, Score, WIN, from_table,
+use common::{
+    Rng, assert_every_algorithm_exact, assert_exact_equals_negamax, damage, legal, parse, play_line,
 };
+use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN};
 use splitpoint_games::chess::cozy_chess::Piece;
 use splitpoint_games::chess::{
     Chess, ChessEval, HISTORY_LEN, Move, START_FEN, bratko_kopec, middlegames, perft,
@@ -22,21 +20,7 @@ const POSITION_5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 
 const POSITION_6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 
 fn fen(text: &str) -> Chess {
-    Chess::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-/// Plays space-separated UCI moves from `pos`.
-fn play_line(pos: &Chess, moves: &str) -> Chess {
-    moves.split_whitespace().fold(pos.clone(), |p, m| {
-        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        p.play(mv)
-    })
-}
-
-fn legal(pos: &Chess) -> MoveList<Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves
+    parse(text)
 }
 
 // ---------------------------------------------------------------- perft
@@ -530,26 +514,15 @@ fn oracle_positions() -> Vec<Chess> {
 fn exact_search_equals_negamax() {
     let positions = oracle_positions();
     assert!(positions.len() >= 20);
+    let start = Chess::start();
+    let cases: Vec<(&Chess, i32)> = positions
+        .iter()
+        .flat_map(|p| [(p, 2), (p, 3)])
+        .chain([(&start, 2)])
+        .collect();
     for evasions in [true, false] {
-        let eval = ChessEval { evasions };
-        let mut engine = Engine::new(eval, 4);
-        let start = Chess::start();
-        let cases = positions
-            .iter()
-            .flat_map(|p| [(p, 2), (p, 3)])
-            .chain([(&start, 2)]);
-        for (pos, depth) in cases {
-            let expected = negamax(pos, &eval, depth);
-            engine.clear();
-            let r = engine.search(pos, &Limits::to_depth(depth).exact());
-            let tag = format!("{pos:?} depth {depth}, evasions {evasions}");
-            assert_eq!(r.score, expected, "{tag}");
-            if let Some(mv) = r.best_move {
-                // The child's mate scores count plies from the child.
-                let child = -negamax(&pos.play(mv), &eval, depth - 1);
-                assert_eq!(from_table(child, 1), expected, "{tag}: best move");
-            }
-        }
+        let tag = format!(", evasions {evasions}");
+        assert_exact_equals_negamax(&ChessEval { evasions }, &cases, true, &tag);
     }
 }
 
@@ -583,26 +556,15 @@ fn every_algorithm_and_thread_count_is_exact() {
     .map(|t| fen(t))
     .collect();
     let depth = 3;
-    let expected: Vec<i32> = positions
-        .iter()
+    let cases: Vec<(Chess, i32, i32)> = positions
+        .into_iter()
         .map(|p| {
-            Engine::new(ChessEval::default(), 4)
-                .search(p, &Limits::to_depth(depth).exact())
-                .score
+            let mut serial = Engine::new(ChessEval::default(), 4);
+            let score = serial.search(&p, &Limits::to_depth(depth).exact()).score;
+            (p, depth, score)
         })
         .collect();
-    for algorithm in Algorithm::ALL {
-        for threads in [1, 2, 3, 4, 8] {
-            let mut engine = Engine::new(ChessEval::default(), 4);
-            engine.set_parallelism(algorithm, threads);
-            for (pos, &score) in positions.iter().zip(&expected) {
-                engine.clear();
-                let r = engine.search(pos, &Limits::to_depth(depth).exact());
-                assert_eq!(r.score, score, "{algorithm} × {threads} on {pos:?}");
-                assert_eq!(r.depth, depth);
-            }
-        }
-    }
+    assert_every_algorithm_exact(&ChessEval::default(), &cases);
 }
 
 #[test]
@@ -631,154 +593,5 @@ fn bratko_kopec_best_moves_are_legal() {
     for p in &suite {
         let moves = legal(&p.position);
         assert!(p.best_moves.iter().all(|m| moves.contains(m)), "{}", p.id);
-    }
-}
-
-/// `ChessEval` without the selectivity hooks: no check extension, null move
-/// or reduction (and quiescence stands pat in check, as before them).
-struct PlainEval(ChessEval);
-
-impl Evaluator<Chess> for PlainEval {
-    fn evaluate(&self, pos: &Chess) -> Score {
-        self.0.evaluate(pos)
-    }
-    fn noisy_moves(&self, pos: &Chess, moves: &mut MoveList<Move>) {
-        self.0.noisy_moves(pos, moves)
-    }
-    fn order_moves(&self, pos: &Chess, moves: &[Move], keys: &mut [i32]) {
-        self.0.order_moves(pos, moves, keys)
-    }
-}
-
-#[test]
-fn selectivity_prunes_and_extends_outside_exact_mode() {
-    let eval = ChessEval::default();
-    let (mut selective, mut plain) = (0, 0);
-    for (name, pos) in middlegames().iter().take(4) {
-        let mut engine = Engine::new(eval, 16);
-        let r = engine.search(pos, &Limits::to_depth(6));
-        assert!(r.stats.null_cutoffs > 0, "{name}: no null-move cutoff");
-        assert!(r.stats.reductions > 0, "{name}: no reduction");
-        assert!(
-            r.stats.seldepth > 6,
-            "{name}: seldepth {}",
-            r.stats.seldepth
-        );
-        selective += r.stats.nodes;
-        let mut engine = Engine::new(PlainEval(eval), 16);
-        plain += engine.search(pos, &Limits::to_depth(6)).stats.nodes;
-
-        // Exact mode turns every hook off but the no-stand-pat in check.
-        let mut engine = Engine::new(eval, 16);
-        let r = engine.search(pos, &Limits::to_depth(3).exact());
-        assert_eq!((r.stats.null_cutoffs, r.stats.reductions), (0, 0), "{name}");
-    }
-    assert!(
-        selective * 2 < plain,
-        "null moves and reductions should at least halve the tree: {selective} vs {plain} nodes"
-    );
-}
-
-/// DTS's explicit-stack search takes the recursive search's steps with the
-/// null move, the reductions and their re-searches, and the check extension.
-#[test]
-fn iterative_search_equals_recursive_with_selectivity() {
-    let eval = ChessEval::default();
-    let mut positions: Vec<Chess> = middlegames().into_iter().map(|(_, p)| p).collect();
-    positions.extend([
-        fen(KIWIPETE),
-        fen(POSITION_4),
-        fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
-    ]);
-    let (mut reductions, mut null_cutoffs) = (0, 0);
-    for pos in &positions {
-        for (depth, window) in [(5, (-INFINITY, INFINITY)), (5, (-30, 30)), (4, (0, 1))] {
-            let (recursive, iterative) = iterative_vs_recursive(pos, &eval, depth, false, window);
-            let tag = format!("{pos:?} depth {depth} window {window:?}");
-            reductions += recursive.stats.reductions;
-            null_cutoffs += recursive.stats.null_cutoffs;
-            assert_eq!(iterative.score, recursive.score, "{tag}: score");
-            assert_eq!(iterative.best_move, recursive.best_move, "{tag}: best move");
-            assert_eq!(iterative.pv, recursive.pv, "{tag}: pv");
-            assert_eq!(iterative.stats, recursive.stats, "{tag}: stats");
-        }
-    }
-    assert!(reductions > 0 && null_cutoffs > 0);
-}
-
-/// The selective search splits like the full-width one: every algorithm, in
-/// normal mode, returns a legal move and a score near the serial one.
-#[test]
-fn every_algorithm_searches_selectively() {
-    let positions: Vec<Chess> = middlegames().into_iter().take(3).map(|(_, p)| p).collect();
-    for algorithm in Algorithm::ALL {
-        for threads in [2, 3, 8] {
-            let mut engine = Engine::new(ChessEval::default(), 8);
-            engine.set_parallelism(algorithm, threads);
-            for pos in &positions {
-                let r = engine.search(pos, &Limits::to_depth(6));
-                let tag = format!("{algorithm} × {threads} on {pos:?}");
-                assert_eq!(r.depth, 6, "{tag}");
-                assert!(legal(pos).contains(&r.best_move.expect("a move")), "{tag}");
-                assert!(r.score.abs() < 1500, "{tag}: {}", r.score);
-            }
-        }
-    }
-}
-
-/// Stop ends a selective chess search promptly, whatever the algorithm.
-#[test]
-fn stop_ends_every_selective_search_promptly() {
-    use std::time::{Duration, Instant};
-    let (_, pos) = middlegames().swap_remove(0);
-    for algorithm in Algorithm::ALL {
-        for threads in [2, 3] {
-            let mut engine = Engine::new(ChessEval::default(), 8);
-            engine.set_parallelism(algorithm, threads);
-            let stop = engine.stop_handle();
-            let (result, latency) = std::thread::scope(|s| {
-                let stopper = s.spawn(move || {
-                    std::thread::sleep(Duration::from_millis(80));
-                    stop.stop();
-                    Instant::now()
-                });
-                let r = engine.search(&pos, &Limits::default());
-                (r, stopper.join().unwrap().elapsed())
-            });
-            let tag = format!("{algorithm} × {threads}");
-            assert!(
-                latency < Duration::from_millis(500),
-                "{tag}: stop took {latency:?}"
-            );
-            assert!(
-                legal(&pos).contains(&result.best_move.expect("a move")),
-                "{tag}"
-            );
-        }
-    }
-}
-
-/// Many short selective searches in a row, on positions of a played-out
-/// game (checks, captures, null moves at every turn): no hang, legal moves.
-#[test]
-fn many_short_selective_searches_in_a_row() {
-    let mut line = vec![Chess::start()];
-    let mut engine = Engine::new(ChessEval::default(), 2);
-    while line.len() < 60 {
-        let pos = line.last().unwrap();
-        if pos.outcome().is_some() {
-            break;
-        }
-        let r = engine.search(pos, &Limits::to_depth(3));
-        line.push(pos.play(r.best_move.unwrap()));
-    }
-    for algorithm in Algorithm::ALL {
-        let mut engine = Engine::new(ChessEval::default(), 2);
-        engine.set_parallelism(algorithm, 3);
-        for pos in line.iter().filter(|p| p.outcome().is_none()) {
-            let r = engine.search(pos, &Limits::to_depth(4));
-            let mv = r.best_move.expect("a move");
-            assert!(legal(pos).contains(&mv), "{algorithm} on {pos:?}");
-        }
     }
 }

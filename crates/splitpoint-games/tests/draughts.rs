@@ -4,9 +4,11 @@
 #![cfg(feature = "draughts")]
 
 mod common;
-use common::{Rng, damage};
+use common::{
+    Rng, assert_every_algorithm_exact, assert_exact_equals_negamax, damage, legal, play_line,
+};
 use splitpoint::oracle::negamax;
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, WIN_BOUND};
+use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, WIN_BOUND};
 use splitpoint_games::draughts::{
     Draughts, DraughtsEval, HISTORY_LEN, KING_MOVES_DRAW, Move, START_FEN, THREE_VS_KING_DRAW,
     TWO_VS_KING_DRAW, hub_move_text, hub_position, middlegames, perft,
@@ -16,25 +18,11 @@ fn fen(text: &str) -> Draughts {
     Draughts::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-fn legal(pos: &Draughts) -> MoveList<Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves
-}
-
 /// The legal moves' PDN texts, sorted.
 fn texts(pos: &Draughts) -> Vec<String> {
     let mut texts: Vec<String> = legal(pos).iter().map(|&m| pos.move_text(m)).collect();
     texts.sort();
     texts
-}
-
-/// Plays space-separated moves from `pos`.
-fn play_line(pos: &Draughts, moves: &str) -> Draughts {
-    moves.split_whitespace().fold(pos.clone(), |p, m| {
-        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        p.play(mv)
-    })
 }
 
 /// A position after `plies` seeded random moves from the start (fewer if the
@@ -649,45 +637,31 @@ fn oracle_positions() -> Vec<Draughts> {
 #[test]
 fn exact_search_equals_negamax() {
     let positions = oracle_positions();
-    let eval = DraughtsEval;
-    let mut engine = Engine::new(eval, 4);
-    for pos in &positions {
-        for depth in [1, 2, 3, 4] {
-            let expected = negamax(pos, &eval, depth);
-            engine.clear();
-            let r = engine.search(pos, &Limits::to_depth(depth).exact());
-            assert_eq!(r.score, expected, "{pos:?} depth {depth}");
-        }
-    }
+    let cases: Vec<(&Draughts, i32)> = positions
+        .iter()
+        .flat_map(|p| [1, 2, 3, 4].map(|depth| (p, depth)))
+        .collect();
+    assert_exact_equals_negamax(&DraughtsEval, &cases, false, "");
 }
 
 #[test]
 fn every_algorithm_and_thread_count_is_exact() {
-    let positions: Vec<Draughts> = vec![
+    let depth = 6;
+    let cases: Vec<(Draughts, i32, i32)> = [
         Draughts::start(),
         fen("W:W33,35,40,41,47:B2,4,5,8,10,16,17"),
         fen("B:W25,38,K23:B11,14,16,21,K39"),
         random_position(3, 24),
         random_position(8, 50),
         middlegames()[0].1.clone(),
-    ];
-    let depth = 6;
-    let expected: Vec<i32> = positions
-        .iter()
-        .map(|p| negamax(p, &DraughtsEval, depth))
-        .collect();
-    for algorithm in Algorithm::ALL {
-        for threads in [1, 2, 3, 4, 8] {
-            let mut engine = Engine::new(DraughtsEval, 4);
-            engine.set_parallelism(algorithm, threads);
-            for (pos, &score) in positions.iter().zip(&expected) {
-                engine.clear();
-                let r = engine.search(pos, &Limits::to_depth(depth).exact());
-                assert_eq!(r.score, score, "{algorithm} × {threads} on {pos:?}");
-                assert_eq!(r.depth, depth);
-            }
-        }
-    }
+    ]
+    .into_iter()
+    .map(|p| {
+        let score = negamax(&p, &DraughtsEval, depth);
+        (p, depth, score)
+    })
+    .collect();
+    assert_every_algorithm_exact(&DraughtsEval, &cases);
 }
 
 #[test]

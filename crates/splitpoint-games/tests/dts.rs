@@ -12,7 +12,7 @@ use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
 use splitpoint_games::synthetic::SyntheticEval;
 
 mod common;
-use common::tree;
+use common::{assert_exact_result, tree};
 
 /// Asserts the iterative and recursive searches agree on everything.
 fn same_search<G: Game, E: Evaluator<G>>(
@@ -106,12 +106,13 @@ fn dts_splits_on_bigger_trees_and_stays_exact() {
             let root = tree(&format!("b=6,d=8,seed={seed},q=0.6"));
             let expected = negamax(&root, &SyntheticEval, 8);
             let r = engine.search(&root, &Limits::to_depth(8).exact());
-            assert_eq!(r.score, expected, "dts × {threads}, seed {seed}");
-            let mv = r.best_move.expect("a move");
-            assert_eq!(
-                -negamax(&root.play(mv), &SyntheticEval, 7),
+            assert_exact_result(
+                &r,
+                &root,
+                &SyntheticEval,
+                8,
                 expected,
-                "dts × {threads}, seed {seed}: best move"
+                &format!("dts × {threads}, seed {seed}"),
             );
             splits += r.stats.splits;
         }

@@ -4,14 +4,14 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Outcome, Score};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
 mod common;
-use common::tree;
+use common::{assert_exact_result, stopped_after, tree};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 
@@ -36,14 +36,8 @@ fn every_algorithm_is_exact_on_synthetic_trees() {
                 engine.clear();
                 let r = engine.search(root, &Limits::to_depth(*depth).exact());
                 let tag = format!("{algorithm} × {threads} on {}", root.position_text());
-                assert_eq!(r.score, *expected, "{tag}: score");
                 assert_eq!(r.depth, *depth, "{tag}: depth");
-                let mv = r.best_move.expect("a move");
-                assert_eq!(
-                    -negamax(&root.play(mv), &SyntheticEval, depth - 1),
-                    *expected,
-                    "{tag}: best move"
-                );
+                assert_exact_result(&r, root, &SyntheticEval, *depth, *expected, &tag);
             }
         }
     }
@@ -87,15 +81,8 @@ fn stop_ends_every_algorithm_promptly() {
             let mut engine = Engine::new(SyntheticEval, 8);
             engine.set_parallelism(algorithm, threads);
             let stop = engine.stop_handle();
-            let (result, latency) = std::thread::scope(|s| {
-                let stopper = s.spawn(move || {
-                    std::thread::sleep(Duration::from_millis(60));
-                    stop.stop();
-                    Instant::now()
-                });
-                let r = engine.search(&huge, &Limits::default());
-                let stopped_at = stopper.join().unwrap();
-                (r, stopped_at.elapsed())
+            let (result, latency) = stopped_after(stop, Duration::from_millis(60), || {
+                engine.search(&huge, &Limits::default())
             });
             assert!(
                 latency < Duration::from_millis(500),
@@ -220,7 +207,7 @@ fn normal_mode_gives_legal_moves_and_sane_scores() {
 
 mod othello {
     use super::THREADS;
-    use super::common::random_othello;
+    use super::common::{assert_exact_result, random_othello};
     use splitpoint::oracle::negamax;
     use splitpoint::{Algorithm, Engine, Game, Limits};
     use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
@@ -248,13 +235,7 @@ mod othello {
                         "{algorithm} × {threads} at depth {depth} on {}",
                         pos.position_text()
                     );
-                    assert_eq!(r.score, *expected, "{tag}");
-                    let mv = r.best_move.expect("a move");
-                    assert_eq!(
-                        -negamax(&pos.play(mv), &OthelloEval, depth - 1),
-                        *expected,
-                        "{tag}: best move"
-                    );
+                    assert_exact_result(&r, pos, &OthelloEval, *depth, *expected, &tag);
                 }
             }
         }

@@ -4,7 +4,7 @@
 //! (Stop, repetition and normal mode over channels: `parallel.rs`, for every
 //! algorithm.)
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use splitpoint::oracle::negamax;
 use splitpoint::testing::pv_split::{Delays, with_delays};
@@ -13,7 +13,7 @@ use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
 mod common;
-use common::{random_othello, tree};
+use common::{random_othello, stopped_after, tree};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 
@@ -160,15 +160,8 @@ fn stop_over_the_delaying_transport_is_prompt_too() {
         engine.set_parallelism(Algorithm::PvSplit, threads);
         let stop = engine.stop_handle();
         let ((result, latency), _) = with_delays(delays, || {
-            std::thread::scope(|s| {
-                let stopper = s.spawn(move || {
-                    std::thread::sleep(Duration::from_millis(80));
-                    stop.stop();
-                    Instant::now()
-                });
-                let r = engine.search(&huge, &Limits::default());
-                let stopped_at = stopper.join().unwrap();
-                (r, stopped_at.elapsed())
+            stopped_after(stop, Duration::from_millis(80), || {
+                engine.search(&huge, &Limits::default())
             })
         });
         assert!(

@@ -9,7 +9,7 @@ use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
 mod common;
-use common::{random_othello, tree};
+use common::{assert_exact_result, random_othello, tree};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 const VARIANTS: [Algorithm; 2] = [
@@ -50,14 +50,8 @@ fn workloads_are_exact_on_synthetic_trees() {
                 engine.clear();
                 let r = engine.search(root, &Limits::to_depth(*depth).exact());
                 let tag = format!("{algorithm} × {threads} on {}", root.position_text());
-                assert_eq!(r.score, *expected, "{tag}: score");
                 assert_eq!(r.depth, *depth, "{tag}: depth");
-                let mv = r.best_move.expect("a move");
-                assert_eq!(
-                    -negamax(&root.play(mv), &SyntheticEval, depth - 1),
-                    *expected,
-                    "{tag}: best move"
-                );
+                assert_exact_result(&r, root, &SyntheticEval, *depth, *expected, &tag);
                 published += r.stats.splits;
             }
             // Even one thread publishes (and takes its own moves back).
@@ -78,13 +72,7 @@ fn bigger_trees_publish_and_stay_exact() {
                 let expected = negamax(&root, &SyntheticEval, 8);
                 let r = engine.search(&root, &Limits::to_depth(8).exact());
                 let tag = format!("{algorithm} × {threads}, seed {seed}");
-                assert_eq!(r.score, expected, "{tag}");
-                let mv = r.best_move.expect("a move");
-                assert_eq!(
-                    -negamax(&root.play(mv), &SyntheticEval, 7),
-                    expected,
-                    "{tag}: best move"
-                );
+                assert_exact_result(&r, &root, &SyntheticEval, 8, expected, &tag);
                 published += r.stats.splits;
             }
             assert!(published > 0, "{algorithm} × {threads} never published");
@@ -114,13 +102,7 @@ fn workloads_are_exact_on_othello() {
                     "{algorithm} × {threads} at depth {depth} on {}",
                     pos.position_text()
                 );
-                assert_eq!(r.score, *expected, "{tag}");
-                let mv = r.best_move.expect("a move");
-                assert_eq!(
-                    -negamax(&pos.play(mv), &OthelloEval, depth - 1),
-                    *expected,
-                    "{tag}: best move"
-                );
+                assert_exact_result(&r, pos, &OthelloEval, *depth, *expected, &tag);
             }
         }
     }

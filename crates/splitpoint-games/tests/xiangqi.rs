@@ -4,9 +4,11 @@
 #![cfg(feature = "xiangqi")]
 
 mod common;
-use common::{Rng, damage};
+use common::{
+    Rng, assert_every_algorithm_exact, assert_exact_equals_negamax, damage, legal, play_line,
+};
 use splitpoint::oracle::negamax;
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, from_table};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN};
 use splitpoint_games::xiangqi::{
     Color, HISTORY_LEN, Move, START_FEN, Square, Xiangqi, XiangqiEval, middlegames, perft,
 };
@@ -51,19 +53,6 @@ fn setup(pieces: &str, side: char) -> Xiangqi {
 }
 
 /// Plays space-separated ICCS moves from `pos`.
-fn play_line(pos: &Xiangqi, moves: &str) -> Xiangqi {
-    moves.split_whitespace().fold(pos.clone(), |p, m| {
-        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        p.play(mv)
-    })
-}
-
-fn legal(pos: &Xiangqi) -> MoveList<Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves
-}
-
 /// The squares the piece on `from` may move to, sorted.
 fn targets(pos: &Xiangqi, from: &str) -> Vec<String> {
     let mut to: Vec<String> = legal(pos)
@@ -587,56 +576,34 @@ fn larger_positions() -> Vec<Xiangqi> {
 
 #[test]
 fn exact_search_equals_negamax() {
-    let positions = oracle_positions();
+    let (positions, larger) = (oracle_positions(), larger_positions());
+    let cases: Vec<(&Xiangqi, i32)> = positions
+        .iter()
+        .flat_map(|p| [(p, 2), (p, 3)])
+        .chain(larger.iter().map(|p| (p, 2)))
+        .collect();
     for evasions in [true, false] {
-        let eval = XiangqiEval { evasions };
-        let mut engine = Engine::new(eval, 4);
-        let larger = larger_positions();
-        let cases = positions
-            .iter()
-            .flat_map(|p| [(p, 2), (p, 3)])
-            .chain(larger.iter().map(|p| (p, 2)));
-        for (pos, depth) in cases {
-            let expected = negamax(pos, &eval, depth);
-            engine.clear();
-            let r = engine.search(pos, &Limits::to_depth(depth).exact());
-            let tag = format!("{pos:?} depth {depth}, evasions {evasions}");
-            assert_eq!(r.score, expected, "{tag}");
-            if let Some(mv) = r.best_move {
-                let child = -negamax(&pos.play(mv), &eval, depth - 1);
-                assert_eq!(from_table(child, 1), expected, "{tag}: best move");
-            }
-        }
+        let tag = format!(", evasions {evasions}");
+        assert_exact_equals_negamax(&XiangqiEval { evasions }, &cases, true, &tag);
     }
 }
 
 #[test]
 fn every_algorithm_and_thread_count_is_exact() {
-    let positions: Vec<(Xiangqi, i32)> = [
+    let eval = XiangqiEval::default();
+    let cases: Vec<(Xiangqi, i32, i32)> = [
         (larger_positions()[0].clone(), 2),
         (setup("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'w'), 3),
         (setup("Kf1 Nc4 Cc2 Pe5 kd8 nf5 pd3", 'b'), 3),
         (setup("Kf0 Ra0 Rb8 kd9", 'w'), 3),
     ]
     .into_iter()
+    .map(|(p, depth)| {
+        let score = negamax(&p, &eval, depth);
+        (p, depth, score)
+    })
     .collect();
-    let eval = XiangqiEval::default();
-    let expected: Vec<i32> = positions
-        .iter()
-        .map(|(p, depth)| negamax(p, &eval, *depth))
-        .collect();
-    for algorithm in Algorithm::ALL {
-        for threads in [1, 2, 3, 4, 8] {
-            let mut engine = Engine::new(eval, 4);
-            engine.set_parallelism(algorithm, threads);
-            for ((pos, depth), &score) in positions.iter().zip(&expected) {
-                engine.clear();
-                let r = engine.search(pos, &Limits::to_depth(*depth).exact());
-                assert_eq!(r.score, score, "{algorithm} × {threads} on {pos:?}");
-                assert_eq!(r.depth, *depth);
-            }
-        }
-    }
+    assert_every_algorithm_exact(&eval, &cases);
 }
 
 #[test]

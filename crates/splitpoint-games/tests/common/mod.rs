@@ -1,8 +1,15 @@
 //! Helpers shared by the integration tests: seeded positions of each game,
-//! a small random generator, damaged position texts.
+//! a small random generator, damaged position texts, and the exactness
+//! checks every game runs (against negamax, and for every algorithm).
 #![allow(dead_code)] // each test file uses its own subset
 
-use splitpoint::{Game, MoveList};
+use splitpoint::oracle::negamax;
+use std::time::{Duration, Instant};
+
+use splitpoint::{
+    Algorithm, Engine, Evaluator, Game, Limits, MoveList, Score, SearchResult, StopHandle,
+    from_table,
+};
 use splitpoint_games::othello::Othello;
 use splitpoint_games::synthetic::Synthetic;
 
@@ -59,4 +66,107 @@ pub fn damage(text: &str, alphabet: &[u8], rng: &mut Rng) -> String {
         }
     }
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// A position from its text (panics naming the text).
+pub fn parse<G: Game>(text: &str) -> G {
+    G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The legal moves of `pos`.
+pub fn legal<G: Game>(pos: &G) -> MoveList<G::Move> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves
+}
+
+/// Plays space-separated moves, in the game's notation, from `pos`.
+pub fn play_line<G: Game>(pos: &G, moves: &str) -> G {
+    moves.split_whitespace().fold(pos.clone(), |p, m| {
+        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        p.play(mv)
+    })
+}
+
+/// Exact-mode search scores each (position, depth) as negamax does; with
+/// `check_best_move`, the best move's child scores the same (its mate
+/// scores count plies from the child). `tag` names the evaluator.
+pub fn assert_exact_equals_negamax<G: Game + std::fmt::Debug, E: Evaluator<G> + Clone>(
+    eval: &E,
+    cases: &[(&G, i32)],
+    check_best_move: bool,
+    tag: &str,
+) {
+    let mut engine = Engine::new(eval.clone(), 4);
+    for &(pos, depth) in cases {
+        let expected = negamax(pos, eval, depth);
+        engine.clear();
+        let r = engine.search(pos, &Limits::to_depth(depth).exact());
+        let tag = format!("{pos:?} depth {depth}{tag}");
+        assert_eq!(r.score, expected, "{tag}");
+        if let (true, Some(mv)) = (check_best_move, r.best_move) {
+            let child = -negamax(&pos.play(mv), eval, depth - 1);
+            assert_eq!(from_table(child, 1), expected, "{tag}: best move");
+        }
+    }
+}
+
+/// Every algorithm at 1, 2, 3, 4 and 8 threads scores each (position,
+/// depth, serial score) in exact mode as the serial search does, to the
+/// full depth.
+pub fn assert_every_algorithm_exact<G: Game + std::fmt::Debug, E: Evaluator<G> + Clone>(
+    eval: &E,
+    cases: &[(G, i32, Score)],
+) {
+    for algorithm in Algorithm::ALL {
+        for threads in [1, 2, 3, 4, 8] {
+            let mut engine = Engine::new(eval.clone(), 4);
+            engine.set_parallelism(algorithm, threads);
+            for (pos, depth, score) in cases {
+                engine.clear();
+                let r = engine.search(pos, &Limits::to_depth(*depth).exact());
+                assert_eq!(r.score, *score, "{algorithm} × {threads} on {pos:?}");
+                assert_eq!(r.depth, *depth);
+            }
+        }
+    }
+}
+
+/// Asserts that `r`, an exact search of `pos` to `depth`, scores `expected`
+/// (negamax's), and that its best move's child scores the same.
+#[track_caller]
+pub fn assert_exact_result<G: Game, E: Evaluator<G>>(
+    r: &SearchResult<G::Move>,
+    pos: &G,
+    eval: &E,
+    depth: i32,
+    expected: Score,
+    tag: &str,
+) {
+    assert_eq!(r.score, expected, "{tag}: score");
+    let mv = r.best_move.expect("a move");
+    assert_eq!(
+        -negamax(&pos.play(mv), eval, depth - 1),
+        expected,
+        "{tag}: best move"
+    );
+}
+
+/// Runs `search` while another thread raises `stop` after `after`; returns
+/// what it returned and the time from the stop to its return.
+pub fn stopped_after<R>(
+    stop: StopHandle,
+    after: Duration,
+    search: impl FnOnce() -> R,
+) -> (R, Duration) {
+    std::thread::scope(|s| {
+        let stopper = s.spawn(move || {
+            std::thread::sleep(after);
+            stop.stop();
+            Instant::now()
+        });
+        let result = search();
+        let stopped_at = stopper.join().unwrap();
+        (result, stopped_at.elapsed())
+    })
 }
