@@ -2,72 +2,18 @@
 //! statuses and the one-line errors for bad input.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
+
+mod common;
+use common::run::{
+    ENDGAME_O, ENDGAME_X, json, json_lines, keys, rejected, rejected_output, splitpoint, success,
+    temp_dir, write_file,
+};
 use splitpoint::{Game, MoveList};
 use splitpoint_games::othello::{Othello, OthelloExact};
 use splitpoint_games::synthetic::Synthetic;
-
-/// Two 12-empties endgames, black and white to move; solved in milliseconds.
-const ENDGAME_O: &str = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOX-O--X-X------ O";
-const ENDGAME_X: &str = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOX-O--X-X------ X";
-
-fn splitpoint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// Runs a command that must succeed; its standard output.
-fn success(args: &[&str]) -> String {
-    let out = splitpoint(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-/// Runs a `--json` command that prints one object.
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&success(args)).expect("one JSON object")
-}
-
-/// The object's keys, sorted.
-fn keys(value: &Value) -> Vec<&str> {
-    let mut keys: Vec<&str> = value
-        .as_object()
-        .expect("an object")
-        .keys()
-        .map(|k| k.as_str())
-        .collect();
-    keys.sort();
-    keys
-}
-
-/// Runs a command that must reject its input: status 2, one line on stderr
-/// (returned), nothing on stdout, no panic.
-fn rejected(args: &[&str]) -> String {
-    rejected_output(args, splitpoint(args))
-}
-
-fn rejected_output(args: &[&str], out: Output) -> String {
-    let stderr = String::from_utf8(out.stderr).expect("UTF-8 errors");
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: not one line: {stderr}"
-    );
-    assert!(stderr.starts_with("splitpoint: "), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(
-        out.stdout.is_empty(),
-        "{args:?} printed {:?}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    stderr
-}
 
 fn assert_legal(position: &str, moves_before: &[&str], mv: &str) {
     let mut pos = Othello::parse_position(position).unwrap();
@@ -313,26 +259,20 @@ fn exact_score(position: &str) -> i32 {
 
 #[test]
 fn solve_a_file_prints_a_json_line_per_position() {
-    let dir = std::env::temp_dir().join(format!("splitpoint-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("endgames.txt");
-    std::fs::write(
-        &file,
+    let dir = temp_dir("solve");
+    let file = write_file(
+        &dir,
+        "endgames.txt",
         format!("# two endgames\n\n{ENDGAME_O}\n  {ENDGAME_X}  # black to move\n"),
-    )
-    .unwrap();
+    );
 
-    let out = success(&[
+    let lines = json_lines(&[
         "solve",
         "othello",
         "--file",
         file.to_str().unwrap(),
         "--json",
     ]);
-    let lines: Vec<Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
     assert_eq!(lines.len(), 2);
     for (line, position) in lines.iter().zip([ENDGAME_O, ENDGAME_X]) {
         for key in ["position", "score", "best_move", "nodes", "seconds"] {
@@ -369,177 +309,6 @@ fn solve_reads_standard_input_and_single_positions() {
 
     let value = json(&["solve", "othello", "--position", ENDGAME_O, "--json"]);
     assert_eq!(value["score"], exact_score(ENDGAME_O));
-}
-
-#[test]
-fn bad_input_is_one_line_and_status_2() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["search", "shogi"], "unknown game 'shogi'"),
-        (&["perft", "go", "3"], "unknown game 'go'"),
-        (
-            &["search", "othello", "--position", "XXXXZ"],
-            "unknown board character 'Z' (at column 5)",
-        ),
-        (
-            &["search", "othello", "-p", "XXXX X"],
-            "--position: expected 64 board characters, found 4",
-        ),
-        (
-            &["search", "synthetic", "-p", "b=0,d=3,seed=1"],
-            "--position: synthetic tree spec",
-        ),
-        (
-            &["search", "othello", "--moves", "f5 a1"],
-            "--moves: move 2 'a1'",
-        ),
-        (
-            &["search", "othello", "--moves", "f5 zz"],
-            "--moves: move 2 'zz'",
-        ),
-        (
-            &["search", "othello", "--depth", "0"],
-            "--depth: 0 is out of range",
-        ),
-        (
-            &["search", "othello", "--depth", "121"],
-            "--depth: 121 is out of range",
-        ),
-        (
-            &["search", "othello", "--depth", "-3"],
-            "--depth: -3 is out of range",
-        ),
-        (&["search", "othello", "--movetime", "0"], "--movetime"),
-        (&["search", "othello", "--nodes", "0"], "--nodes"),
-        (&["search", "othello", "--hash", "99999999"], "--hash"),
-        (
-            &["search", "othello", "--threads", "0"],
-            "--threads: 0 is out of range",
-        ),
-        (
-            &["search", "othello", "--algorithm", "magic"],
-            "--algorithm: unknown algorithm 'magic'",
-        ),
-        (&["perft", "othello", "0"], "DEPTH: 0 is out of range"),
-        (&["perft", "othello", "500"], "DEPTH: 500 is out of range"),
-        (&["solve", "synthetic"], "no exact solver for synthetic"),
-        (&["solve", "othello", "--ffo", "12"], "no FFO position #12"),
-        (
-            &["solve", "othello", "--file", "/no/such/file.txt"],
-            "/no/such/file.txt: cannot read",
-        ),
-        (
-            &["solve", "othello", "-p", "start X"],
-            "--position: unexpected text after start",
-        ),
-    ];
-    for (args, expected) in cases {
-        let stderr = rejected(args);
-        assert!(
-            stderr.contains(expected),
-            "{args:?}: {stderr:?} lacks {expected:?}"
-        );
-    }
-}
-
-#[test]
-fn a_bad_line_in_a_file_is_named() {
-    let dir = std::env::temp_dir().join(format!("splitpoint-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("positions.txt");
-    std::fs::write(&bad, format!("# comment\n{ENDGAME_O}\nXXXXZ X\n")).unwrap();
-    let empty = dir.join("empty.txt");
-    std::fs::write(&empty, "# nothing\n\n").unwrap();
-
-    let path = bad.to_str().unwrap();
-    let stderr = rejected(&["solve", "othello", "--file", path, "--json"]);
-    assert!(
-        stderr.contains(&format!(
-            "{path} line 3: unknown board character 'Z' (at column 5)"
-        )),
-        "{stderr}"
-    );
-    let stderr = rejected(&["solve", "othello", "--file", empty.to_str().unwrap()]);
-    assert!(stderr.contains("no positions"), "{stderr}");
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// clap's own errors (unknown flag or command, missing or invalid value)
-/// are one line and status 2 like every other bad input; help and version
-/// still print in full, status 0.
-#[test]
-fn usage_errors_are_one_line_and_status_2() {
-    let cases: &[(&[&str], &str)] = &[
-        (
-            &["search"],
-            "the following required arguments were not provided: <GAME>; see 'splitpoint search --help'",
-        ),
-        (
-            &["search", "othello", "--bogus"],
-            "unexpected argument '--bogus' found; see 'splitpoint search --help'",
-        ),
-        (
-            &["search", "othello", "--dept", "3"],
-            "(a similar argument exists: '--depth')",
-        ),
-        (
-            &["perft", "othello", "three"],
-            "invalid value 'three' for '<DEPTH>'",
-        ),
-        (
-            &["search", "othello", "--moves"],
-            "a value is required for '--moves <MOVES>'",
-        ),
-        (
-            &["solve", "othello", "--file", "a", "--position", "start"],
-            "the argument '--file <FILE>' cannot be used with '--position <POS>'",
-        ),
-        (
-            &["frobnicate"],
-            "unrecognized subcommand 'frobnicate'; see 'splitpoint --help'",
-        ),
-        (&["search", "othello", "--bo\ngus"], r"'--bo\ngus'"),
-    ];
-    for (args, expected) in cases {
-        let stderr = rejected(args);
-        assert!(
-            stderr.contains(expected),
-            "{args:?}: {stderr:?} lacks {expected:?}"
-        );
-    }
-    for args in [&["--help"][..], &["search", "--help"], &["-h"]] {
-        let out = success(args);
-        assert!(out.contains("Usage: splitpoint"), "{args:?}: {out}");
-    }
-    assert!(success(&["--version"]).starts_with("splitpoint "));
-}
-
-#[test]
-fn help_explains_every_command() {
-    let top = success(&["--help"]);
-    for command in ["perft", "search", "solve"] {
-        assert!(top.contains(command), "{top}");
-        let help = success(&[command, "--help"]);
-        assert!(help.contains("Examples:"), "{command}: {help}");
-        assert!(help.contains("--json"), "{command}: {help}");
-    }
-    let search = success(&["search", "--help"]);
-    for flag in [
-        "--position",
-        "--moves",
-        "--depth",
-        "--movetime",
-        "--nodes",
-        "--hash",
-        "--exact",
-        "--threads",
-    ] {
-        assert!(search.contains(flag), "search --help lacks {flag}");
-    }
-    assert!(search.contains("[default: 64]"));
-    let solve = success(&["solve", "--help"]);
-    for flag in ["--position", "--file", "--ffo", "--hash"] {
-        assert!(solve.contains(flag), "solve --help lacks {flag}");
-    }
 }
 
 /// A finished game has no best move: `null` in JSON, not an error.
@@ -611,61 +380,6 @@ fn moves_lists_legal_moves_per_position() {
     assert!(message.contains("line 2"), "{message}");
 }
 
-/// Control characters in a bad position, move or file name come back
-/// escaped: the error stays one line, and nothing in it moves the cursor or
-/// starts a new line on a terminal.
-#[test]
-fn bad_input_is_echoed_with_control_characters_escaped() {
-    let cases: &[(&[&str], &str)] = &[
-        (
-            &["search", "chess", "--moves", "e2e4\nsplitpoint: forged"],
-            r"e2e4\nsplitpoint:",
-        ),
-        (&["search", "chess", "--moves", "e2e4 e7\re5"], r"e7\re5"),
-        (
-            &[
-                "search",
-                "xiangqi",
-                "--position",
-                "rnbakab\u{1b}nr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
-            ],
-            r"\u{1b}",
-        ),
-        (
-            &["search", "draughts", "--position", "W:W31-50:X\r1"],
-            r"X\r1",
-        ),
-        (
-            &["search", "draughts", "--moves", "32-28 19\u{1c}-23"],
-            r"19\u{1c}-23",
-        ),
-        (
-            &["perft", "othello", "2", "--moves", "f5\u{85}d6"],
-            r"\u{85}",
-        ),
-        (&["bench", "--suite", "no\nsuch\tsuite"], r"no\nsuch\tsuite"),
-        (
-            &["solve", "othello", "--file", "/no/such\nfile"],
-            r"/no/such\nfile",
-        ),
-        (&["search", "nim\u{b}go"], r"nim\u{b}go"),
-    ];
-    for (args, expected) in cases {
-        let stderr = rejected(args);
-        let body = stderr.strip_suffix('\n').unwrap_or(&stderr);
-        assert!(
-            !body
-                .chars()
-                .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')),
-            "{args:?}: a raw control character in {stderr:?}"
-        );
-        assert!(
-            stderr.contains(expected),
-            "{args:?}: {stderr:?} lacks {expected:?}"
-        );
-    }
-}
-
 /// The start position as text: its a1 is empty, so it starts with '-'.
 fn start_text() -> String {
     Othello::start().position_text()
@@ -728,30 +442,24 @@ fn obf_moves(position: &str) -> Vec<(String, i32)> {
 /// bad input naming the line.
 #[test]
 fn solve_reads_edax_obf_lines() {
-    let dir = std::env::temp_dir().join(format!("splitpoint-cli-obf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("obf");
     let scored = obf_moves(ENDGAME_X);
     let best = scored.iter().map(|(_, s)| *s).max().unwrap();
     assert_eq!(best, exact_score(ENDGAME_X));
     let fields: String = scored.iter().map(|(m, s)| format!(" {m}:{s:+};")).collect();
-    let file = dir.join("endgames.obf");
-    std::fs::write(
-        &file,
+    let file = write_file(
+        &dir,
+        "endgames.obf",
         format!("% Edax's OBF\n{ENDGAME_X};{fields} % every move\n{ENDGAME_O};\n"),
-    )
-    .unwrap();
-    let out = success(&[
+    );
+    let lines = json_lines(&[
         "solve",
         "othello",
         "--file",
         file.to_str().unwrap(),
         "--json",
     ]);
-    let lines: Vec<Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[0]["score"], best);
     assert_eq!(lines[0]["expected_score"], best);
     assert_eq!(lines[0]["correct"], true);
@@ -788,76 +496,11 @@ fn solve_reads_edax_obf_lines() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The embedded suites' lines in `bench --help` keep their indent when a
-/// description is long (clap wraps an overlong line at the margin).
-#[test]
-fn bench_help_lists_the_suites_in_columns() {
-    let out = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .args(["bench", "--help"])
-        .env("COLUMNS", "100")
-        .output()
-        .unwrap();
-    let help = String::from_utf8(out.stdout).unwrap();
-    let suites = help.split("Embedded suites:\n").nth(1).unwrap();
-    let suites = suites.split("\n\n").next().unwrap();
-    assert!(suites.contains("  chess-tiny  "), "{suites}");
-    for line in suites.lines() {
-        // A suite's name and its description at column 19, or more of
-        // the description under it.
-        let columns = line.len() > 19 && line.is_char_boundary(19);
-        let (name, description) = line.split_at(if columns { 19 } else { 0 });
-        assert!(
-            name.starts_with("  ") && name.ends_with(' ') && !description.starts_with(' '),
-            "{line:?} in\n{suites}"
-        );
-    }
-}
-
-/// The example session in `ucci --help` ends with the move the engine
-/// really plays.
-#[test]
-fn ucci_help_shows_what_the_session_prints() {
-    use std::io::{BufRead, BufReader};
-    let help = success(&["ucci", "--help"]);
-    let commands: Vec<&str> = help
-        .lines()
-        .filter_map(|l| l.strip_prefix("  > "))
-        .collect();
-    let promised = help
-        .lines()
-        .find_map(|l| {
-            l.split("then ")
-                .nth(1)
-                .filter(|r| r.starts_with("bestmove"))
-        })
-        .unwrap();
-    assert!(commands.iter().any(|c| c.starts_with("go")), "{help}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .arg("ucci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for command in &commands {
-        writeln!(stdin, "{command}").unwrap();
-    }
-    let bestmove = BufReader::new(child.stdout.take().unwrap())
-        .lines()
-        .map(Result::unwrap)
-        .find(|l| l.starts_with("bestmove"))
-        .unwrap();
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
-    assert_eq!(bestmove, promised);
-}
-
 /// A built-in suite says its game: `--game` defaults to it, and a different
 /// `--game` is an error. `--algo` is `--algos`' and `--algorithm`'s alias.
 #[test]
 fn a_suite_name_implies_its_game() {
-    let dir = std::env::temp_dir().join(format!("splitpoint-cli-suite-{}", std::process::id()));
+    let dir = temp_dir("suite");
     let out = success(&[
         "bench",
         "--suite",
@@ -904,90 +547,4 @@ fn a_suite_name_implies_its_game() {
         "search", "othello", "--algo", "dts", "-t", "2", "--depth", "3", "--json",
     ]);
     assert_eq!(value["algorithm"], "dts");
-}
-
-/// The README's synopsis shows every flag of every command.
-#[test]
-fn the_readme_synopsis_lists_every_flag() {
-    let readme = include_str!("../../../README.md");
-    let synopsis = readme.split("## The command").nth(1).unwrap();
-    let synopsis = synopsis.split("```").nth(1).unwrap();
-    let long_flags = |text: &str| -> Vec<String> {
-        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-            .filter(|w| w.starts_with("--") && w.len() > 2)
-            .map(str::to_string)
-            .collect()
-    };
-    for command in [
-        "bench", "selfplay", "search", "solve", "perft", "moves", "uci", "ucci", "hub", "nboard",
-        "stress",
-    ] {
-        // The command's lines: its own and the indented ones after it.
-        let mut shown = Vec::new();
-        let mut inside = false;
-        for line in synopsis.lines() {
-            if let Some(rest) = line.strip_prefix("splitpoint ") {
-                inside = rest.split_whitespace().next() == Some(command);
-            }
-            if inside {
-                shown.extend(long_flags(line));
-            }
-        }
-        let help = success(&[command, "--help"]);
-        let options = help.split("Options:").nth(1).unwrap();
-        for line in options.lines().filter(|l| l.trim_start().starts_with('-')) {
-            let Some(flag) = long_flags(line).into_iter().next() else {
-                continue;
-            };
-            if flag != "--help" && flag != "--version" {
-                assert!(
-                    shown.contains(&flag),
-                    "the README's synopsis lacks {command} {flag}"
-                );
-            }
-        }
-    }
-}
-
-/// docs/ARCHITECTURE.md names every dependency of every crate.
-#[test]
-fn the_architecture_names_every_dependency() {
-    let architecture = include_str!("../../../docs/ARCHITECTURE.md");
-    let crates = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    for krate in [
-        "splitpoint",
-        "splitpoint-games",
-        "splitpoint-bench",
-        "splitpoint-cli",
-    ] {
-        let row = architecture
-            .lines()
-            .find(|l| l.starts_with(&format!("| `{krate}` |")))
-            .unwrap_or_else(|| panic!("no row for {krate}"));
-        let depends_on = row.rsplit(" | ").next().unwrap();
-        let manifest = std::fs::read_to_string(format!("{crates}/{krate}/Cargo.toml")).unwrap();
-        let dependencies = manifest.split("[dependencies]\n").nth(1).unwrap();
-        let dependencies = dependencies.split("\n[").next().unwrap();
-        for line in dependencies
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            let name = line.split(['=', '.', ' ']).next().unwrap();
-            assert!(
-                depends_on.contains(&format!("`{name}`")),
-                "docs/ARCHITECTURE.md: {krate} depends on {name}"
-            );
-        }
-    }
-}
-
-/// The binary is not documented: its docs would overwrite the `splitpoint`
-/// library's (`cargo doc` warns of the collision).
-#[test]
-fn the_binary_has_no_docs_of_its_own() {
-    let manifest = include_str!("../Cargo.toml");
-    let bin = manifest.split("[[bin]]").nth(1).unwrap();
-    let bin = bin.split("\n[").next().unwrap();
-    assert!(bin.contains("name = \"splitpoint\""), "{bin}");
-    assert!(bin.contains("doc = false"), "{bin}");
 }

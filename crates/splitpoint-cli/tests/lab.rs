@@ -1,23 +1,13 @@
 //! `splitpoint bench` and `splitpoint selfplay` as a user meets them.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn splitpoint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("splitpoint-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+mod common;
+use common::run::{splitpoint, temp_dir, write_file};
 
 #[test]
 fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
-    let dir = temp("bench");
+    let dir = temp_dir("bench");
     let out = splitpoint(&[
         "bench",
         "--game",
@@ -104,14 +94,12 @@ fn bench_signature_counts_the_same_nodes_twice() {
 
 #[test]
 fn bench_flags_a_wrong_expected_score_with_status_1() {
-    let dir = temp("planted");
-    std::fs::create_dir_all(&dir).unwrap();
-    let suite = dir.join("suite.txt");
-    std::fs::write(
-        &suite,
+    let dir = temp_dir("planted");
+    let suite = write_file(
+        &dir,
+        "suite.txt",
         "#! game=synthetic depth=4\nb=3,d=4,seed=2 ; score=999\n",
-    )
-    .unwrap();
+    );
     let out = splitpoint(&[
         "bench",
         "--game",
@@ -189,7 +177,7 @@ fn chess_perft_follows_the_published_tables() {
 /// is not a wrong answer, and an EPD file is a suite.
 #[test]
 fn chess_bench_counts_best_moves_found() {
-    let dir = temp("chess");
+    let dir = temp_dir("chess");
     let out = splitpoint(&[
         "bench",
         "--game",
@@ -219,32 +207,14 @@ fn chess_bench_counts_best_moves_found() {
     assert!(measured.iter().any(|m| m["found_best"].is_boolean()));
 
     // An EPD file: BK.01 (mate threat, 1... Qd1+) with a wrong goal too.
-    std::fs::create_dir_all(&dir).unwrap();
-    let epd = dir.join("two.epd");
-    std::fs::write(
-        &epd,
+    let out = bench_on_file(
+        &dir,
+        "two.epd",
+        "chess",
         "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";\n\
          1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm a6; id \"wrong-goal\";\n",
-    )
-    .unwrap();
-    let out = splitpoint(&[
-        "bench",
-        "--game",
-        "chess",
-        "--suite",
-        epd.to_str().unwrap(),
-        "--depth",
         "5",
-        "--runs",
-        "1",
-        "--threads",
-        "1",
-        "--algos",
-        "serial",
-        "--out",
-        dir.join("out").to_str().unwrap(),
-        "--quiet",
-    ]);
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -256,12 +226,10 @@ fn chess_bench_counts_best_moves_found() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs `bench` on a suite file holding `text`, quickly (depth 1, one serial
-/// run), and returns the output.
-fn bench_on_file(dir: &std::path::Path, file: &str, game: &str, text: &str) -> Output {
-    std::fs::create_dir_all(dir).unwrap();
-    let path = dir.join(file);
-    std::fs::write(&path, text).unwrap();
+/// Runs `bench` on a suite file holding `text`, quickly (to `depth`, one
+/// serial run), and returns the output.
+fn bench_on_file(dir: &std::path::Path, file: &str, game: &str, text: &str, depth: &str) -> Output {
+    let path = write_file(dir, file, text);
     splitpoint(&[
         "bench",
         "--game",
@@ -269,7 +237,7 @@ fn bench_on_file(dir: &std::path::Path, file: &str, game: &str, text: &str) -> O
         "--suite",
         path.to_str().unwrap(),
         "--depth",
-        "1",
+        depth,
         "--runs",
         "1",
         "--threads",
@@ -287,7 +255,7 @@ fn bench_on_file(dir: &std::path::Path, file: &str, game: &str, text: &str) -> O
 /// before anything is searched.
 #[test]
 fn bench_rejects_empty_suites_and_malformed_goals_with_status_2() {
-    let dir = temp("bad-suites");
+    let dir = temp_dir("bad-suites");
     let chess = "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - -";
     let cases: Vec<(&str, &str, String, &[&str])> = vec![
         ("empty.epd", "chess", String::new(), &["no positions"]),
@@ -390,7 +358,7 @@ fn bench_rejects_empty_suites_and_malformed_goals_with_status_2() {
         ),
     ];
     for (file, game, text, needles) in cases {
-        let out = bench_on_file(&dir, file, game, &text);
+        let out = bench_on_file(&dir, file, game, &text, "1");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{file}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{file}: {stderr}");

@@ -1,6 +1,9 @@
-//! What the protocol tests share: an engine process driven line by line,
-//! every wait bounded so a hang fails the test.
+//! What the command-line tests share: an engine process driven line by
+//! line, every wait bounded so a hang fails the test; and (`run`) the binary
+//! run to its end.
 #![allow(dead_code)]
+
+pub mod run;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
