@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
-use crate::game::{Evaluator, Game, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_PLY};
 use crate::pool::WorkerPool;
 use crate::score::{INFINITY, Score, WIN, is_decisive};
 use crate::search::hook::NodeHook;
@@ -132,6 +132,8 @@ pub(crate) struct SearchJob<'a, G: Game, E: Evaluator<G>> {
     /// The user's stop flag, also raised by the limits.
     pub stop: &'a AtomicBool,
     pub root: &'a G,
+    /// The root moves to search: every legal one, or those the caller chose.
+    pub root_moves: &'a [G::Move],
     pub limits: &'a Limits,
     pub start: Instant,
 }
@@ -182,10 +184,8 @@ pub(crate) struct RootWindow {
 /// The root's moves with their scores, best first once searched.
 pub(crate) type RootMoves<G> = [RootMove<<G as Game>::Move>];
 
-/// The root's moves, unsearched, in generation order.
-pub(crate) fn root_moves<G: Game>(root: &G) -> Vec<RootMove<G::Move>> {
-    let mut moves = MoveList::new();
-    root.generate_moves(&mut moves);
+/// `moves` as root moves, unsearched, in their order.
+pub(crate) fn root_moves<M: Copy>(moves: &[M]) -> Vec<RootMove<M>> {
     let unsearched = |&mv| RootMove {
         mv,
         score: -INFINITY,
@@ -237,7 +237,7 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
     on_iteration: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     let limits = job.limits;
-    let mut root_moves = root_moves(job.root);
+    let mut root_moves = root_moves(job.root_moves);
     let mut result = SearchResult::empty();
     result.best_move = root_moves.first().map(|r| r.mv);
 

@@ -234,6 +234,46 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         &mut self,
         root: &G,
         limits: &Limits,
+        on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
+    ) -> SearchResult<G::Move> {
+        self.search_among(root, None, limits, on_iteration)
+    }
+
+    /// Searches `root` within `limits` as [`Engine::search_with`] does, but
+    /// only its moves in `among` when given (UCI's `searchmoves`; MultiPV
+    /// searches again without the lines already found). A move of `among`
+    /// that is not legal in `root` is left out; with none legal the search
+    /// has no move to search, as in a finished game.
+    ///
+    /// ```
+    /// # use splitpoint::{Evaluator, Game, MoveList, Outcome, Score};
+    /// # #[derive(Clone)] struct Nim(u8);
+    /// # impl Game for Nim {
+    /// #     type Move = u8;
+    /// #     fn generate_moves(&self, m: &mut MoveList<u8>) { m.extend(1..=self.0.min(3)) }
+    /// #     fn play(&self, take: u8) -> Self { Nim(self.0 - take) }
+    /// #     fn hash(&self) -> u64 { u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15) }
+    /// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
+    /// #     fn move_key(take: u8) -> u16 { u16::from(take) }
+    /// # }
+    /// # struct Even;
+    /// # impl Evaluator<Nim> for Even { fn evaluate(&self, _: &Nim) -> Score { 0 } }
+    /// use splitpoint::{Engine, Limits, WIN};
+    ///
+    /// // Nim, take 1 to 3 of 10, taking the last wins: take 2 (to 8, then
+    /// // to 4, then the rest: a win on the fifth ply). Told to take 1 or 3,
+    /// // the engine takes one of them, and sees the loss.
+    /// let mut engine = Engine::new(Even, 1);
+    /// let all = engine.search(&Nim(10), &Limits::to_depth(12));
+    /// assert_eq!((all.best_move, all.score), (Some(2), WIN - 5));
+    /// let r = engine.search_among(&Nim(10), Some(&[1, 3]), &Limits::to_depth(12), |_| {});
+    /// assert!(matches!(r.best_move, Some(1 | 3)) && r.score < 0);
+    /// ```
+    pub fn search_among(
+        &mut self,
+        root: &G,
+        among: Option<&[G::Move]>,
+        limits: &Limits,
         mut on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
@@ -253,9 +293,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         }
         let mut moves = MoveList::new();
         root.generate_moves(&mut moves);
+        if let Some(among) = among {
+            moves.retain(|mv| among.contains(mv));
+        }
         if moves.is_empty() {
-            // A game that says it goes on but offers no move: nothing to
-            // search; its static score is all there is.
+            // A game that says it goes on but offers no move (or none of
+            // those asked for): nothing to search; its static score is all
+            // there is.
             let mut result = SearchResult::empty();
             result.score = self.eval.evaluate(root);
             return result;
@@ -267,6 +311,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             eval: &self.eval,
             stop: &self.stop,
             root,
+            root_moves: &moves,
             limits,
             start,
         };

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::{Searcher, Stack};
 use crate::driver::{Recursive, RootSearch, RootWindow, root_moves};
-use crate::game::{Evaluator, Game};
+use crate::game::{Evaluator, Game, MoveList};
 use crate::score::{INFINITY, Score};
 use crate::search::{SearchContext, Worker};
 use crate::stats::Stats;
@@ -53,7 +53,9 @@ fn deepen<G: Game, E: Evaluator<G>>(
     let ctx = SearchContext::new(&tt, eval, &stop, exact);
     let mut worker = Worker::new();
     let mut stack = Stack::new(0);
-    let mut root_moves = root_moves(root);
+    let mut legal = MoveList::new();
+    root.generate_moves(&mut legal);
+    let mut root_moves = root_moves(&legal);
     let mut score = 0;
     if !root_moves.is_empty() {
         for d in 1..=depth {
