@@ -120,6 +120,55 @@ def test_self_play_under_a_clock():
     assert len(board.move_stack) >= 10, board.move_stack
 
 
+def test_multipv_lines_are_distinct_and_ordered():
+    """analyse(multipv=3): three lines, three different first moves, the
+    first line's score the best, and searchmoves (root_moves) honoured."""
+    with open_engine() as engine:
+        for fen in POSITIONS:
+            board = chess.Board(fen)
+            infos = engine.analyse(board, chess.engine.Limit(depth=4), multipv=3)
+            assert len(infos) == 3, (fen, infos)
+            firsts = [info["pv"][0] for info in infos]
+            assert len(set(firsts)) == 3, (fen, firsts)
+            assert all(move in board.legal_moves for move in firsts), (fen, firsts)
+            scores = [info["score"].relative.score(mate_score=100000) for info in infos]
+            assert scores[0] >= max(scores[1:]), (fen, scores)
+            some = list(board.legal_moves)[-2:]
+            info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=some)
+            assert info["pv"][0] in some, (fen, some, info)
+
+
+def test_ponder_names_a_legal_reply():
+    """play(ponder=True): the engine says which reply to ponder on, legal
+    after its move; ponderhit then finds the pondered search's answer."""
+    with open_engine() as engine:
+        board = chess.Board()
+        for _ in range(3):
+            result = engine.play(board, chess.engine.Limit(depth=4), ponder=True)
+            assert result.move in board.legal_moves, result
+            board.push(result.move)
+            assert result.ponder is not None, result
+            assert result.ponder in board.legal_moves, (board.fen(), result)
+            board.push(result.ponder)
+
+
+def test_move_overhead_and_skill_level():
+    """Move Overhead keeps a clock game safe; Skill Level 0 searches one ply
+    and still plays legal moves."""
+    with open_engine() as engine:
+        engine.configure({"Move Overhead": 200})
+        board = chess.Board()
+        limit = chess.engine.Limit(white_clock=1.0, black_clock=1.0)
+        start = time.monotonic()
+        result = engine.play(board, limit)
+        assert result.move in board.legal_moves
+        assert time.monotonic() - start < 0.8, "the overhead was not kept back"
+        engine.configure({"Skill Level": 0})
+        info = engine.analyse(board, chess.engine.Limit(depth=6))
+        assert info.get("depth") == 1, info
+        assert info["pv"][0] in board.legal_moves, info
+
+
 def main():
     return run_tests(globals())
 

@@ -30,8 +30,8 @@ use splitpoint_games::draughts::Draughts;
 
 use crate::error::Result;
 use crate::protocol::{
-    Clock, Dialect, EngineOption, Go, Output, ProtocolGame, Session, Settings, clip, play_game,
-    read_commands,
+    Clock, DEFAULT_MOVE_OVERHEAD, Dialect, EngineOption, Go, Output, ProtocolGame, Session,
+    Settings, clip, play_game, read_commands,
 };
 
 /// Play international draughts over the Hub protocol on standard input and output
@@ -106,6 +106,7 @@ impl Level {
             time: time + inc.unwrap_or_default(),
             increment: Duration::ZERO,
             moves_to_go: moves,
+            overhead: DEFAULT_MOVE_OVERHEAD,
         });
         Ok(level)
     }
@@ -306,7 +307,7 @@ impl Reader {
             soft_limit: self.level.soft_limit(infinite),
             // A ponder or analysis search that ends by itself answers at once.
             wait_for_stop: false,
-            banned: Vec::new(),
+            search_moves: None,
         });
     }
 }

@@ -21,9 +21,10 @@ use splitpoint::{Game, Limits, MAX_DEPTH};
 use splitpoint_games::xiangqi::{Move, Xiangqi};
 
 use crate::error::Result;
+use crate::games::legal_moves;
 use crate::protocol::{
-    Clock, Dialect, EngineOption, Go, Output, Session, Settings, clip, play_game,
-    position_and_moves, read_commands,
+    Clock, DEFAULT_MOVE_OVERHEAD, Dialect, EngineOption, Go, Output, Session, Settings, clip,
+    play_game, position_and_moves, read_commands,
 };
 
 /// Play xiangqi over UCCI on standard input and output
@@ -178,7 +179,12 @@ impl Reader {
             limits: params.limits(),
             soft_limit: params.clock.map(|c| c.soft_limit()),
             wait_for_stop: params.ponder || params.infinite(),
-            banned: self.banned.clone(),
+            search_moves: (!self.banned.is_empty()).then(|| {
+                legal_moves(&self.position)
+                    .into_iter()
+                    .filter(|mv| !self.banned.contains(mv))
+                    .collect()
+            }),
         });
     }
 }
@@ -228,6 +234,7 @@ impl GoParams {
             time,
             increment: duration(increment, millis),
             moves_to_go,
+            overhead: DEFAULT_MOVE_OVERHEAD,
         });
         Ok(p)
     }

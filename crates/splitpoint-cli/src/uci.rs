@@ -33,8 +33,8 @@ use crate::error::{Error, Result};
 #[cfg(test)]
 use crate::protocol::score_text;
 use crate::protocol::{
-    Clock, Dialect, EngineOption, Go, Output, ProtocolGame, Session, Settings, clip, play_game,
-    position_and_moves, read_commands, start,
+    Clock, DEFAULT_MOVE_OVERHEAD, Dialect, EngineOption, Go, Output, ProtocolGame, Session,
+    Settings, clip, play_game, position_and_moves, read_commands, start,
 };
 #[cfg(test)]
 use splitpoint::Game;
@@ -44,15 +44,19 @@ use splitpoint::Game;
 /// Speaks the Universal Chess Interface, for GUIs and match tools
 /// (cutechess-cli, python-chess, …): `uci`, `isready`, `ucinewgame`,
 /// `position startpos|fen … [moves …]`, `go` with `depth`, `movetime`,
-/// `nodes`, clocks (`wtime btime winc binc movestogo`), `infinite` or
-/// `ponder`, then `stop`, `ponderhit`, `setoption` and `quit`. A bare `go`
-/// searches until `stop`. `bench` prints the build signature (see `splitpoint
-/// bench --signature`).
+/// `nodes`, `mate`, `searchmoves`, clocks (`wtime btime winc binc
+/// movestogo`), `infinite` or `ponder`, then `stop`, `ponderhit`,
+/// `setoption` and `quit`. A bare `go` searches until `stop`. `bench` prints
+/// the build signature (see `splitpoint bench --signature`).
 ///
 /// Options: UCI_Variant (chess or xiangqi; xiangqi moves count ranks 1-10,
 /// as Fairy-Stockfish writes them), Threads, Hash (MiB), Algorithm (auto:
 /// serial with one thread, ybw with more; or any parallel algorithm by
-/// name), Exact (exact-mode search), Clear Hash.
+/// name), Exact (exact-mode search), MultiPV (the best N lines, searched one
+/// after another within a share of the limits each), Ponder (bestmove names
+/// the reply to ponder on), Move Overhead (ms kept back from every clock
+/// budget), Skill Level (0-20; below 20 the search stops at level + 1
+/// plies), Clear Hash.
 #[derive(Args, Debug)]
 #[command(after_help = "Example session (type the lines without '>'):
   > uci
@@ -243,26 +247,44 @@ impl<G: ProtocolGame> Reader<G> {
     }
 
     fn go(&mut self, words: &[&str]) {
-        let params = match GoParams::parse(words) {
-            Ok((params, warning)) => {
-                if let Some(warning) = warning {
-                    self.session.out().info(&warning);
-                }
-                params
-            }
+        let mut params = match GoParams::parse(words) {
+            Ok(params) => params,
             Err(message) => {
                 self.session.out().info(&format!("go: {message}"));
                 return;
             }
         };
+        params.overhead = Some(self.session.settings.move_overhead());
         let first = self.position.first_player_to_move();
         self.session.go(Go {
             pos: self.position.clone(),
             limits: params.limits(first),
             soft_limit: params.soft_limit(first),
             wait_for_stop: params.waits_for_stop(),
-            banned: Vec::new(),
+            search_moves: self.search_moves(&params.search_moves),
         });
+    }
+
+    /// The legal moves among `words` (`searchmoves`); a word that is none is
+    /// answered with a remark and left out. `None` (every move) when there
+    /// are no words or no legal move among them.
+    fn search_moves(&self, words: &[String]) -> Option<Vec<G::Move>> {
+        let mut moves = Vec::new();
+        for word in words {
+            match self.position.parse_protocol_move(word) {
+                Ok(mv) => moves.push(mv),
+                Err(e) => self.session.remark(&format!(
+                    "searchmoves: '{}' left out: {}",
+                    clip(word),
+                    e.message
+                )),
+            }
+        }
+        if moves.is_empty() && !words.is_empty() {
+            self.session
+                .remark("searchmoves: no legal move among them; searching every move");
+        }
+        (!moves.is_empty()).then_some(moves)
     }
 }
 
@@ -279,16 +301,20 @@ struct GoParams {
     movestogo: Option<u32>,
     infinite: bool,
     ponder: bool,
+    /// `searchmoves`' words: the root moves to choose from.
+    search_moves: Vec<String>,
+    /// Move Overhead; the default when not set.
+    overhead: Option<Duration>,
 }
 
 impl GoParams {
     /// Reads `go`'s words; an unknown or malformed parameter is an error.
     /// Negative clock times (a flag already fallen) read as 0. `mate N`
-    /// searches 2N - 1 plies (unless a depth is given); `searchmoves` is
-    /// skipped with a warning (returned beside the parameters).
-    fn parse(words: &[&str]) -> std::result::Result<(Self, Option<String>), String> {
+    /// searches 2N - 1 plies (unless a depth is given); `searchmoves` takes
+    /// the words up to the next parameter (checked against the position by
+    /// [`Reader::go`]).
+    fn parse(words: &[&str]) -> std::result::Result<Self, String> {
         let mut p = GoParams::default();
-        let mut warning = None;
         let mut mate = None;
         let mut i = 0;
         while i < words.len() {
@@ -312,13 +338,9 @@ impl GoParams {
                 "movestogo" => p.movestogo = Some(number(value)?.clamp(1, 1000) as u32),
                 "mate" => mate = Some(number(value)?.clamp(1, MAX_DEPTH as i64 / 2) as i32),
                 "searchmoves" => {
-                    warning =
-                        Some("searchmoves is not supported: searching every move".to_string());
-                    let moves = words[i + 1..]
-                        .iter()
-                        .take_while(|w| looks_like_a_move(w))
-                        .count();
-                    i += 1 + moves;
+                    let moves = words[i + 1..].iter().take_while(|w| looks_like_a_move(w));
+                    p.search_moves = moves.map(|w| w.to_string()).collect();
+                    i += 1 + p.search_moves.len();
                     continue;
                 }
                 _ => return Err(format!("unknown parameter '{}'", clip(key))),
@@ -332,7 +354,7 @@ impl GoParams {
         if p.depth.is_none() {
             p.depth = mate.map(|n| 2 * n - 1);
         }
-        Ok((p, warning))
+        Ok(p)
     }
 
     /// Whether the answer must wait for `stop`: `infinite`, `ponder`, or no
@@ -359,6 +381,7 @@ impl GoParams {
             time: Duration::from_millis(time?),
             increment: Duration::from_millis(inc.unwrap_or(0)),
             moves_to_go: self.movestogo,
+            overhead: self.overhead.unwrap_or(DEFAULT_MOVE_OVERHEAD),
         })
     }
 
@@ -429,7 +452,7 @@ mod tests {
     }
 
     fn parse(words: &[&str]) -> std::result::Result<GoParams, String> {
-        GoParams::parse(words).map(|(p, _)| p)
+        GoParams::parse(words)
     }
 
     #[test]
@@ -458,8 +481,9 @@ mod tests {
         assert_eq!(parse(&["depth", "9999"]).unwrap().depth, Some(MAX_DEPTH));
         assert_eq!(parse(&["depth", "-3"]).unwrap().depth, Some(1));
         assert_eq!(parse(&["mate", "2"]).unwrap().depth, Some(3));
-        let (p, warning) = GoParams::parse(&["searchmoves", "e2e4", "d2d4", "depth", "4"]).unwrap();
-        assert_eq!((p.depth, warning.is_some()), (Some(4), true));
+        let p = GoParams::parse(&["searchmoves", "e2e4", "d2d4", "depth", "4"]).unwrap();
+        assert_eq!(p.depth, Some(4));
+        assert_eq!(p.search_moves, ["e2e4", "d2d4"]);
     }
 
     #[test]

@@ -251,3 +251,103 @@ fn the_options_offer_the_command_lines_limits() {
     let at_max = search("--threads", threads);
     assert!(at_max.status.success(), "{at_max:?}");
 }
+
+/// MultiPV, searchmoves, Ponder, Move Overhead and Skill Level, as a
+/// player's GUI sets them.
+#[test]
+fn players_options_shape_the_answer() {
+    let mut engine = start();
+    engine.send("uci");
+    let hello = engine.until(|l| l == "uciok");
+    for declared in [
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Ponder type check default false",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Skill Level type spin default 20 min 0 max 20",
+    ] {
+        assert!(hello.iter().any(|l| l == declared), "{declared}: {hello:?}");
+    }
+    // Three lines at depth 3, each with its own first move; the first's
+    // move is played.
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let (best, lines) = engine.bestmove();
+    let firsts: Vec<&str> = (1..=3)
+        .map(|n| {
+            let tag = format!(" multipv {n} ");
+            let line = lines
+                .iter()
+                .find(|l| l.starts_with("info depth 3 ") && l.contains(&tag))
+                .unwrap_or_else(|| panic!("no{tag}line: {lines:?}"));
+            line.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{lines:?}"
+    );
+    assert_eq!(best, firsts[0], "{lines:?}");
+
+    // searchmoves: one of the legal moves named; the illegal one is said.
+    engine.send("setoption name MultiPV value 1");
+    engine.send("go depth 3 searchmoves a2a3 h2h4 e2e5");
+    let (best, lines) = engine.bestmove();
+    assert!(["a2a3", "h2h4"].contains(&best.as_str()), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string searchmoves: 'e2e5' left out")),
+        "{lines:?}"
+    );
+
+    // Ponder: the reply to ponder on is named, and only when asked for.
+    engine.send("setoption name Ponder value true");
+    engine.send("go depth 4");
+    let lines = engine.until(|l| l.starts_with("bestmove "));
+    let answer = lines.last().unwrap();
+    let words: Vec<&str> = answer.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{answer}");
+    assert_eq!(words[2], "ponder", "{answer}");
+    assert!(
+        is_legal(&format!("startpos moves {}", words[1]), words[3]),
+        "{answer}"
+    );
+    engine.send("setoption name Ponder value false");
+    engine.send("go depth 4");
+    let lines = engine.until(|l| l.starts_with("bestmove "));
+    assert!(!lines.last().unwrap().contains("ponder"), "{lines:?}");
+
+    // Skill Level 0: one ply, whatever the depth asked.
+    engine.send("setoption name Skill Level value 0");
+    engine.send("go depth 6");
+    let (_, lines) = engine.bestmove();
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!depths.is_empty(), "{lines:?}");
+    assert!(
+        depths.iter().all(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
+
+    // Move Overhead: a bounded number of milliseconds.
+    engine.send("setoption name Move Overhead value 100");
+    engine.send("setoption name Move Overhead value 9999999");
+    engine.send("isready");
+    let lines = engine.until(|l| l == "readyok");
+    assert_eq!(
+        lines,
+        [
+            "info string Move Overhead: '9999999' is not a number from 0 to 5000",
+            "readyok"
+        ]
+    );
+    engine.finish();
+}

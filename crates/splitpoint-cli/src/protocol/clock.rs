@@ -2,8 +2,9 @@
 
 use std::time::Duration;
 
-/// Time kept back from every clock budget for the GUI's and the pipe's delays.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// Time kept back from every clock budget for the GUI's and the pipe's
+/// delays, unless UCI's Move Overhead says otherwise.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 /// Moves still to play when the GUI does not say (`movestogo`).
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 
@@ -17,13 +18,15 @@ pub struct Clock {
     pub increment: Duration,
     /// Moves to the next time control, when known.
     pub moves_to_go: Option<u32>,
+    /// Kept back from the time left for the GUI's and the pipe's delays.
+    pub overhead: Duration,
 }
 
 impl Clock {
     /// Never more than the clock holds less the overhead (or a quarter of
     /// it, when even that is short).
     fn cap(&self) -> Duration {
-        self.time.saturating_sub(MOVE_OVERHEAD).max(self.time / 4)
+        self.time.saturating_sub(self.overhead).max(self.time / 4)
     }
 
     /// The time to aim for: an even share of what is left over the moves

@@ -39,14 +39,14 @@ impl Dialect {
     pub fn declare(self, option: EngineOption, settings: &Settings) -> String {
         let name = option.name(self);
         match (self, option.kind(settings)) {
-            (Dialect::Uci, OptionKind::Spin { value, max }) => {
-                format!("option name {name} type spin default {value} min 1 max {max}")
+            (Dialect::Uci, OptionKind::Spin { value, min, max }) => {
+                format!("option name {name} type spin default {value} min {min} max {max}")
             }
-            (Dialect::Ucci, OptionKind::Spin { value, max }) => {
-                format!("option {name} type spin min 1 max {max} default {value}")
+            (Dialect::Ucci, OptionKind::Spin { value, min, max }) => {
+                format!("option {name} type spin min {min} max {max} default {value}")
             }
-            (Dialect::Hub, OptionKind::Spin { value, max }) => {
-                format!("param name={name} value={value} type=int min=1 max={max}")
+            (Dialect::Hub, OptionKind::Spin { value, min, max }) => {
+                format!("param name={name} value={value} type=int min={min} max={max}")
             }
             (Dialect::Uci, OptionKind::Combo { value, choices }) => {
                 let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
@@ -81,8 +81,9 @@ impl Dialect {
         }
     }
 
-    /// The answer that ends a search: its move (with the reply it expects,
-    /// in Hub, when the principal variation starts with that move).
+    /// The answer that ends a search: its move, and the reply it expects
+    /// when `pv` starts with that move (the caller passes a principal
+    /// variation only when the reply is wanted).
     pub(super) fn best_move_line<G: ProtocolGame>(
         self,
         root: &G,
@@ -98,15 +99,17 @@ impl Dialect {
             };
         };
         let text = self.move_text(root, mv);
-        match self {
-            Dialect::Uci | Dialect::Ucci => format!("bestmove {text}"),
-            Dialect::Hub => match pv {
-                [first, reply, ..] if *first == mv => format!(
-                    "done move={text} ponder={}",
-                    self.move_text(&root.play(mv), *reply)
-                ),
-                _ => format!("done move={text}"),
-            },
+        let reply = match pv {
+            [first, reply, ..] if *first == mv => Some(self.move_text(&root.play(mv), *reply)),
+            _ => None,
+        };
+        match (self, reply) {
+            (Dialect::Uci | Dialect::Ucci, Some(reply)) => {
+                format!("bestmove {text} ponder {reply}")
+            }
+            (Dialect::Uci | Dialect::Ucci, None) => format!("bestmove {text}"),
+            (Dialect::Hub, Some(reply)) => format!("done move={text} ponder={reply}"),
+            (Dialect::Hub, None) => format!("done move={text}"),
         }
     }
 }
@@ -145,11 +148,13 @@ impl Output {
 /// score=… nodes=… time=… nps=… pv="…"` (Hub) for one iteration.
 ///
 /// Hub's score is in men ([`hub_score_text`]), its time in seconds and its
-/// speed in millions of nodes per second, as Scan gives them.
+/// speed in millions of nodes per second, as Scan gives them. UCI's line
+/// numbers itself (`multipv N`) when `line` is given.
 pub(super) fn info_line<G: ProtocolGame>(
     dialect: Dialect,
     root: &G,
     r: &SearchResult<G::Move>,
+    line: Option<usize>,
 ) -> String {
     let mut pv = String::new();
     let mut pos = root.clone();
@@ -162,8 +167,9 @@ pub(super) fn info_line<G: ProtocolGame>(
     match dialect {
         Dialect::Uci => {
             let seldepth = (r.depth as u64).max(r.stats.seldepth);
+            let multipv = line.map_or(String::new(), |n| format!(" multipv {n}"));
             format!(
-                "info depth {} seldepth {seldepth} score {} nodes {nodes} nps {} time {time} pv{pv}",
+                "info depth {} seldepth {seldepth}{multipv} score {} nodes {nodes} nps {} time {time} pv{pv}",
                 r.depth,
                 score_text(r.score),
                 per_second(nodes, r.elapsed),

@@ -12,10 +12,12 @@
 //!
 //! Stopping: searches are numbered as `go` issues them, and `stop` stops every
 //! search issued so far: the reader records the number and raises the
-//! engine's [`StopHandle`]. A search clears the engine's stop flag when it
-//! starts, so a `stop` that comes before the searcher has begun would be lost;
-//! the searcher therefore also compares its number with the record after every
-//! completed iteration (the first takes microseconds) and stops itself. A
+//! engine's [`StopHandle`] once the running search has completed an
+//! iteration. A search clears the engine's stop flag when it starts, so a
+//! `stop` that comes before the searcher has begun would be lost; the searcher
+//! therefore also compares its number with the record after every completed
+//! iteration (the first takes microseconds) and stops itself. So every answer
+//! is a searched move, never the first legal one of a search stopped at once. A
 //! search that must wait for `stop` (infinite, ponder) and ends by itself waits
 //! before it answers `bestmove`. A `go` during a search stops that search
 //! first; both answer. (Hub's `done` is UCI's `bestmove`.)
@@ -34,7 +36,7 @@ mod session;
 use std::io::BufRead;
 use std::time::Duration;
 
-pub use clock::Clock;
+pub use clock::{Clock, DEFAULT_MOVE_OVERHEAD};
 pub use dialect::{Dialect, Output, hub_score_text, score_text};
 pub use games::{ProtocolGame, first_move, play_game, position_and_moves, start};
 pub use options::{AlgorithmChoice, EngineOption, Settings};
@@ -132,9 +134,5 @@ pub fn assert_has_line(lines: &[String], prefix: &str) {
 #[cfg(test)]
 #[track_caller]
 pub fn assert_last_line(lines: &[String], prefix: &str) {
-    assert!(
-        lines.last().is_some_and(|l| l.starts_with(prefix)),
-        "the last line does not start with {prefix:?}:\n{}",
-        lines.join("\n")
-    );
+    assert_has_line(&lines[lines.len().saturating_sub(1)..], prefix);
 }

@@ -1,5 +1,5 @@
-//! The options every protocol offers, in one table: [`EngineOption`] names
-//! each in every dialect, says its kind and range, and reads a value; the
+//! The options the protocols offer, in one table: [`EngineOption`] names
+//! each in every dialect that offers it, says its kind and range, and reads a value; the
 //! dialect declares it in its own syntax ([`Dialect::declare`]) and the
 //! session applies it ([`Session::set_option`]). A front end handles only
 //! the options of its own (UCI's `UCI_Variant`, UCCI's `usemillisec`, …).
@@ -12,7 +12,8 @@ use splitpoint::Algorithm;
 use super::dialect::Dialect;
 use super::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_THREADS, clip};
 
-/// An option every protocol offers.
+/// An option a protocol offers: the first four in every dialect, the rest
+/// (what players expect of a UCI engine) in UCI only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineOption {
     /// Search threads.
@@ -23,26 +24,57 @@ pub enum EngineOption {
     Algorithm,
     /// Exact-mode searches (no pruning that could change the minimax score).
     Exact,
+    /// How many best lines to search and report (UCI's `MultiPV`).
+    MultiPv,
+    /// Whether `bestmove` names the reply to ponder on.
+    Ponder,
+    /// Time kept back from every clock budget for the GUI's and the
+    /// pipe's delays, in milliseconds.
+    MoveOverhead,
+    /// Playing strength: 20 is full strength; below, the search stops at
+    /// `level + 1` plies.
+    SkillLevel,
 }
 
 /// What kind of value an option takes, with its value now.
 pub enum OptionKind {
-    /// A whole number from 1 to `max`.
-    Spin { value: usize, max: usize },
+    /// A whole number from `min` to `max`.
+    Spin {
+        value: usize,
+        min: usize,
+        max: usize,
+    },
     /// One of `choices`.
     Combo { value: String, choices: Vec<String> },
     /// On or off.
     Check(bool),
 }
 
+/// The most lines MultiPV searches.
+const MAX_MULTIPV: usize = 64;
+/// The largest Move Overhead, in milliseconds.
+const MAX_MOVE_OVERHEAD_MS: usize = 5_000;
+/// Full strength.
+pub const MAX_SKILL: usize = 20;
+
 impl EngineOption {
     /// Every one, in the order the dialects declare them.
-    pub const ALL: [EngineOption; 4] = [
+    pub const ALL: [EngineOption; 8] = [
         EngineOption::Threads,
         EngineOption::Hash,
         EngineOption::Algorithm,
         EngineOption::Exact,
+        EngineOption::MultiPv,
+        EngineOption::Ponder,
+        EngineOption::MoveOverhead,
+        EngineOption::SkillLevel,
     ];
+
+    /// Whether `dialect` offers it.
+    pub fn offered(self, dialect: Dialect) -> bool {
+        use EngineOption as O;
+        dialect == Dialect::Uci || matches!(self, O::Threads | O::Hash | O::Algorithm | O::Exact)
+    }
 
     /// Its name in `dialect`: UCI capitalises, UCCI calls the table
     /// `hashsize`.
@@ -58,27 +90,27 @@ impl EngineOption {
             (O::Algorithm, _) => "algorithm",
             (O::Exact, Dialect::Uci) => "Exact",
             (O::Exact, _) => "exact",
+            (O::MultiPv, _) => "MultiPV",
+            (O::Ponder, _) => "Ponder",
+            (O::MoveOverhead, _) => "Move Overhead",
+            (O::SkillLevel, _) => "Skill Level",
         }
     }
 
-    /// The option `dialect` calls `name` (any case), if it is one of these.
+    /// The option `dialect` offers under `name` (any case), if it is one of
+    /// these.
     pub fn find(dialect: Dialect, name: &str) -> Option<Self> {
         Self::ALL
             .into_iter()
-            .find(|o| o.name(dialect).eq_ignore_ascii_case(name))
+            .find(|o| o.offered(dialect) && o.name(dialect).eq_ignore_ascii_case(name))
     }
 
     /// Its kind, and its value in `settings`.
     pub fn kind(self, settings: &Settings) -> OptionKind {
+        let spin = |value, min, max| OptionKind::Spin { value, min, max };
         match self {
-            EngineOption::Threads => OptionKind::Spin {
-                value: settings.threads,
-                max: MAX_THREADS,
-            },
-            EngineOption::Hash => OptionKind::Spin {
-                value: settings.hash_mib,
-                max: MAX_HASH_MIB,
-            },
+            EngineOption::Threads => spin(settings.threads, 1, MAX_THREADS),
+            EngineOption::Hash => spin(settings.hash_mib, 1, MAX_HASH_MIB),
             EngineOption::Algorithm => OptionKind::Combo {
                 value: settings.algorithm.to_string(),
                 choices: std::iter::once("auto".to_string())
@@ -86,6 +118,10 @@ impl EngineOption {
                     .collect(),
             },
             EngineOption::Exact => OptionKind::Check(settings.exact),
+            EngineOption::MultiPv => spin(settings.multipv, 1, MAX_MULTIPV),
+            EngineOption::Ponder => OptionKind::Check(settings.ponder),
+            EngineOption::MoveOverhead => spin(settings.move_overhead_ms, 0, MAX_MOVE_OVERHEAD_MS),
+            EngineOption::SkillLevel => spin(settings.skill, 0, MAX_SKILL),
         }
     }
 
@@ -93,25 +129,34 @@ impl EngineOption {
     pub(super) fn read(self, value: &str, settings: &mut Settings) -> Result<(), String> {
         let value = value.trim();
         match self.kind(settings) {
-            OptionKind::Spin { max, .. } => {
+            OptionKind::Spin { min, max, .. } => {
                 let n = value
                     .parse::<usize>()
                     .ok()
-                    .filter(|n| (1..=max).contains(n))
-                    .ok_or_else(|| format!("'{}' is not a number from 1 to {max}", clip(value)))?;
-                match self {
-                    EngineOption::Threads => settings.threads = n,
-                    _ => settings.hash_mib = n,
-                }
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or_else(|| {
+                        format!("'{}' is not a number from {min} to {max}", clip(value))
+                    })?;
+                *match self {
+                    EngineOption::Threads => &mut settings.threads,
+                    EngineOption::Hash => &mut settings.hash_mib,
+                    EngineOption::MultiPv => &mut settings.multipv,
+                    EngineOption::MoveOverhead => &mut settings.move_overhead_ms,
+                    _ => &mut settings.skill,
+                } = n;
             }
             OptionKind::Combo { .. } => settings.algorithm = AlgorithmChoice::parse(value)?,
             // UCCI's checks also read `on` and `off`.
             OptionKind::Check(_) => {
-                settings.exact = match value.to_ascii_lowercase().as_str() {
+                let on = match value.to_ascii_lowercase().as_str() {
                     "true" | "on" => true,
                     "false" | "off" => false,
                     _ => return Err(format!("'{}' is not true or false", clip(value))),
-                }
+                };
+                *match self {
+                    EngineOption::Exact => &mut settings.exact,
+                    _ => &mut settings.ponder,
+                } = on;
             }
         }
         Ok(())
@@ -160,6 +205,21 @@ pub struct Settings {
     pub hash_mib: usize,
     /// Exact-mode searches.
     pub exact: bool,
+    /// Best lines to search and report.
+    pub multipv: usize,
+    /// Whether `bestmove` names the reply to ponder on.
+    pub ponder: bool,
+    /// Kept back from every clock budget, in milliseconds.
+    pub move_overhead_ms: usize,
+    /// Playing strength, 0 to [`MAX_SKILL`] (full).
+    pub skill: usize,
+}
+
+impl Settings {
+    /// Kept back from every clock budget.
+    pub fn move_overhead(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.move_overhead_ms as u64)
+    }
 }
 
 impl Default for Settings {
@@ -169,6 +229,10 @@ impl Default for Settings {
             algorithm: AlgorithmChoice::Auto,
             hash_mib: DEFAULT_HASH_MIB,
             exact: false,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: 30,
+            skill: MAX_SKILL,
         }
     }
 }

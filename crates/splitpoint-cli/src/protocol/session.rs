@@ -8,11 +8,11 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use splitpoint::{Algorithm, Engine, Game, Limits, MoveList, StopHandle};
+use splitpoint::{Algorithm, Engine, Game, Limits, MoveList, SearchResult, StopHandle};
 
 use super::dialect::{Dialect, Output, info_line};
 use super::games::ProtocolGame;
-use super::options::{EngineOption, Settings};
+use super::options::{EngineOption, MAX_SKILL, Settings};
 use super::{AUTHORS, DEFAULT_HASH_MIB, ENGINE, NAME, VERSION, clip, per_second};
 
 /// What the reader and the searcher share.
@@ -25,6 +25,10 @@ struct Shared {
     /// `bestmove` so that a GUI answering `bestmove` at once with `go` never
     /// finds the engine busy (written by the searcher).
     finished: AtomicU64,
+    /// The number of the last search that completed an iteration (written
+    /// by the searcher): until then a stop waits for the first iteration,
+    /// so that every answer is a searched move.
+    iterated: AtomicU64,
     /// Searches up to this number are to stop (`stop`, `ponderhit`, `quit`).
     stop_upto: Mutex<u64>,
     stop_signal: Condvar,
@@ -66,13 +70,15 @@ pub struct Go<G: Game> {
     pub soft_limit: Option<Duration>,
     /// Answer only after `stop` (infinite, ponder).
     pub wait_for_stop: bool,
-    /// Root moves not to play (UCCI's `banmoves`).
-    pub banned: Vec<G::Move>,
+    /// The root moves to choose from (UCI's `searchmoves`, UCCI's moves
+    /// but the banned); `None`: every legal move.
+    pub search_moves: Option<Vec<G::Move>>,
 }
 
 /// The searcher's work, in order.
 enum Job<G: Game> {
-    Go(u64, Box<Go<G>>),
+    /// A search, with the options in force when `go` came.
+    Go(u64, Box<Go<G>>, Settings),
     Parallelism(Algorithm, usize),
     Hash(usize),
     Clear,
@@ -100,6 +106,7 @@ impl<G: ProtocolGame> Session<G> {
             dialect,
             issued: AtomicU64::new(0),
             finished: AtomicU64::new(0),
+            iterated: AtomicU64::new(0),
             stop_upto: Mutex::new(0),
             stop_signal: Condvar::new(),
         });
@@ -211,11 +218,14 @@ impl<G: ProtocolGame> Session<G> {
         self.send(Job::Say(line));
     }
 
-    /// Asks every search issued so far to stop.
+    /// Asks every search issued so far to stop. The running search stops
+    /// now if it has completed an iteration, else after its first (it looks
+    /// at the record then): an answer is always a searched move.
     pub fn request_stop(&self) {
         *self.shared.stop_upto() = self.shared.issued.load(SeqCst);
         self.shared.stop_signal.notify_all();
-        if self.searching() {
+        let running = self.shared.finished.load(SeqCst) + 1;
+        if self.searching() && self.shared.iterated.load(SeqCst) >= running {
             self.stop.stop();
         }
     }
@@ -223,6 +233,10 @@ impl<G: ProtocolGame> Session<G> {
     /// Starts a search (stopping a running one first).
     pub fn go(&self, mut go: Go<G>) {
         go.limits.exact = self.settings.exact;
+        if self.settings.skill < MAX_SKILL {
+            let cap = self.settings.skill as i32 + 1;
+            go.limits.depth = Some(go.limits.depth.map_or(cap, |d| d.min(cap)));
+        }
         if self.searching() {
             // Hub has no harmless remark: its `error` would read as a failure.
             if self.shared.dialect != Dialect::Hub {
@@ -232,7 +246,7 @@ impl<G: ProtocolGame> Session<G> {
         }
         let id = self.shared.issued.load(SeqCst) + 1;
         self.shared.issued.store(id, SeqCst);
-        self.send(Job::Go(id, Box::new(go)));
+        self.send(Job::Go(id, Box::new(go), self.settings));
     }
 
     /// Sets `option` to `value`; a value it cannot take is answered with a
@@ -250,14 +264,21 @@ impl<G: ProtocolGame> Session<G> {
             EngineOption::Threads | EngineOption::Algorithm => self.send_parallelism(),
             EngineOption::Hash => self.send(Job::Hash(settings.hash_mib)),
             // Read by every `go`.
-            EngineOption::Exact => {}
+            EngineOption::Exact
+            | EngineOption::MultiPv
+            | EngineOption::Ponder
+            | EngineOption::MoveOverhead
+            | EngineOption::SkillLevel => {}
         }
     }
 
     /// The lines that declare the options every protocol offers, with their
     /// values now.
     pub fn declare_options(&self) {
-        for option in EngineOption::ALL {
+        for option in EngineOption::ALL
+            .into_iter()
+            .filter(|o| o.offered(self.shared.dialect))
+        {
             self.out()
                 .line(&self.shared.dialect.declare(option, &self.settings));
         }
@@ -297,7 +318,7 @@ fn searcher<G: ProtocolGame>(
 ) -> usize {
     for job in inbox {
         match job {
-            Job::Go(id, go) => search(&mut engine, id, &go, shared),
+            Job::Go(id, go, settings) => search(&mut engine, id, &go, &settings, shared),
             Job::Parallelism(algorithm, threads) => engine.set_parallelism(algorithm, threads),
             Job::Hash(mib) => {
                 if let Err(e) = engine.set_hash(mib) {
@@ -314,68 +335,102 @@ fn searcher<G: ProtocolGame>(
 }
 
 /// Runs one `go`: `info` after every iteration, then `bestmove` (`done`).
-fn search<G: ProtocolGame>(engine: &mut Engine<G, G::Eval>, id: u64, go: &Go<G>, shared: &Shared) {
+/// With MultiPV above 1 the lines are searched one after another, each
+/// without the first moves of the lines before it and within an equal share
+/// of the limits; the first line's move is played.
+fn search<G: ProtocolGame>(
+    engine: &mut Engine<G, G::Eval>,
+    id: u64,
+    go: &Go<G>,
+    settings: &Settings,
+    shared: &Shared,
+) {
     let stop = engine.stop_handle();
     let start = Instant::now();
     let root = go.pos.searchable_root();
     let dialect = shared.dialect;
-    let allowed = allowed_moves(&root, &go.banned);
-    let result = (!allowed.is_empty()).then(|| {
-        engine.search_with(&root, &go.limits, |r| {
-            shared.out.line(&info_line(dialect, &root, r));
-            let out_of_time = go.soft_limit.is_some_and(|soft| start.elapsed() >= soft);
+    let mut among = legal_moves(&root);
+    if let Some(asked) = &go.search_moves {
+        among.retain(|mv| asked.contains(mv));
+    }
+    let lines = settings.multipv.clamp(1, among.len().max(1));
+    let (limits, soft_limit) = share_limits(&go.limits, go.soft_limit, lines);
+    let mut first: Option<SearchResult<G::Move>> = None;
+    let mut nodes = 0;
+    for line in 1..=lines {
+        if among.is_empty() || shared.stop_requested(id) && first.is_some() {
+            break;
+        }
+        let line_start = Instant::now();
+        let label = (settings.multipv > 1).then_some(line);
+        let r = engine.search_among(&root, Some(&among), &limits, |r| {
+            shared.out.line(&info_line(dialect, &root, r, label));
+            // Before the look at the stop record: a stop requested meanwhile
+            // is seen here or raised by the reader (see `request_stop`).
+            shared.iterated.store(id, SeqCst);
+            let out_of_time = soft_limit.is_some_and(|soft| line_start.elapsed() >= soft);
             if out_of_time || shared.stop_requested(id) {
                 stop.stop();
             }
-        })
-    });
+        });
+        nodes += r.stats.nodes;
+        if let Some(mv) = r.best_move {
+            among.retain(|&m| m != mv);
+        }
+        first.get_or_insert(r);
+    }
     if go.wait_for_stop {
         shared.wait_for_stop(id);
     }
     if dialect != Dialect::Hub {
         let elapsed = start.elapsed();
-        let nodes = result.as_ref().map_or(0, |r| r.stats.nodes);
         shared.out.line(&format!(
             "info nodes {nodes} nps {} time {}",
             per_second(nodes, elapsed),
             elapsed.as_millis()
         ));
     }
-    let mut best = result.as_ref().and_then(|r| r.best_move);
-    if best.is_none_or(|mv| go.banned.contains(&mv)) {
-        let depth = result.as_ref().map_or(1, |r| r.depth - 1).max(1);
-        best = best_allowed(engine, &root, &allowed, depth, &go.banned);
+    let best = first.as_ref().and_then(|r| r.best_move);
+    // Hub names the reply to ponder on always, UCI when the GUI asked for
+    // pondering; a principal variation cut short by the table gets it from
+    // a one-ply search.
+    let mut pv = match &first {
+        Some(r) if settings.ponder || dialect == Dialect::Hub => r.pv.clone(),
+        _ => Vec::new(),
+    };
+    if let (true, [mv]) = (settings.ponder, &pv[..]) {
+        let after = root.play(*mv);
+        if let Some(reply) = engine.search(&after, &Limits::to_depth(1)).best_move {
+            pv.push(reply);
+        }
     }
-    let pv = result.as_ref().map_or(&[][..], |r| &r.pv[..]);
-    let answer = dialect.best_move_line(&root, best, pv);
+    let answer = dialect.best_move_line(&root, best, &pv);
     // Free before answering: the GUI may send the next `go` at once.
     shared.finished.store(id, SeqCst);
     shared.out.line(&answer);
 }
 
-/// The legal moves of `pos` that are not banned.
-fn allowed_moves<G: Game>(pos: &G, banned: &[G::Move]) -> Vec<G::Move> {
+/// The legal moves of `pos`.
+fn legal_moves<G: Game>(pos: &G) -> Vec<G::Move> {
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
-    moves.into_iter().filter(|m| !banned.contains(m)).collect()
+    moves.to_vec()
 }
 
-/// The best of `allowed` by a search of each reply `depth - 1` plies deep:
-/// the fallback when the search's choice is banned (or it found none).
-fn best_allowed<G: ProtocolGame>(
-    engine: &mut Engine<G, G::Eval>,
-    root: &G,
-    allowed: &[G::Move],
-    depth: i32,
-    banned: &[G::Move],
-) -> Option<G::Move> {
-    if banned.is_empty() || allowed.len() <= 1 {
-        return allowed.first().copied();
-    }
-    let limits = Limits::to_depth((depth - 1).max(1));
-    allowed
-        .iter()
-        .map(|&mv| (mv, -engine.search(&root.play(mv), &limits).score))
-        .max_by_key(|&(_, score)| score)
-        .map(|(mv, _)| mv)
+/// Each of `lines` searches' share of the hard limits (time, nodes) and of
+/// the soft limit.
+fn share_limits(
+    limits: &Limits,
+    soft_limit: Option<Duration>,
+    lines: usize,
+) -> (Limits, Option<Duration>) {
+    let n = lines as u32;
+    let limits = Limits {
+        movetime: limits
+            .movetime
+            .map(|t| (t / n).max(Duration::from_millis(1))),
+        nodes: limits.nodes.map(|k| (k / n as u64).max(1)),
+        ..limits.clone()
+    };
+    (limits, soft_limit.map(|t| t / n))
 }
