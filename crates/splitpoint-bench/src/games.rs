@@ -8,7 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use splitpoint::{Evaluator, Game, Outcome, Score};
+use splitpoint::{Algorithm, Evaluator, Game, Outcome, Score};
 use splitpoint_games::chess::{Chess, ChessEval};
 use splitpoint_games::draughts::{Draughts, DraughtsEval};
 use splitpoint_games::othello::{Othello, OthelloEval};
@@ -52,6 +52,30 @@ impl GameName {
         }
     }
 
+    /// The algorithm `auto` runs with more than one thread: the fastest at
+    /// two threads in the interleaved bench of 2026-11-24 (`splitpoint
+    /// bench --game G --threads 1,2`, 4 rounds; xiangqi from issue 19's
+    /// table): DTS on Othello (1.86 × serial, its endgame solves too: 1.66
+    /// on FFO #40-42) and chess (1.67), YBW on draughts (1.82) and xiangqi
+    /// (1.93). See the parallel README.
+    pub fn parallel_default(self) -> Algorithm {
+        match self {
+            GameName::Othello | GameName::Chess => Algorithm::Dts,
+            GameName::Draughts | GameName::Xiangqi | GameName::Synthetic => {
+                Algorithm::Ybw { strong: false }
+            }
+        }
+    }
+
+    /// The algorithm `auto` runs with `threads` threads: serial with one.
+    pub fn auto_algorithm(self, threads: usize) -> Algorithm {
+        if threads == 1 {
+            Algorithm::Serial
+        } else {
+            self.parallel_default()
+        }
+    }
+
     /// The suite run when none is named.
     pub fn default_suite(self) -> &'static str {
         match self {
@@ -90,6 +114,9 @@ pub trait NamedGame: Game {
     /// The evaluator its searches use.
     type Eval: Evaluator<Self> + Default + Clone;
 
+    /// Its name.
+    const GAME: GameName;
+
     /// The position searched when none is given.
     const DEFAULT_POSITION: &'static str;
 
@@ -119,6 +146,7 @@ pub trait NamedGame: Game {
 
 impl NamedGame for Othello {
     type Eval = OthelloEval;
+    const GAME: GameName = GameName::Othello;
     const DEFAULT_POSITION: &'static str = "start";
     const FINAL_SCORE_MEANING: &'static str =
         "the final disc difference (empty squares to the winner)";
@@ -135,6 +163,7 @@ impl NamedGame for Othello {
 
 impl NamedGame for Chess {
     type Eval = ChessEval;
+    const GAME: GameName = GameName::Chess;
     const DEFAULT_POSITION: &'static str = "startpos";
 
     /// Seven plies: well under a second from a middlegame.
@@ -151,6 +180,7 @@ impl NamedGame for Chess {
 
 impl NamedGame for Xiangqi {
     type Eval = XiangqiEval;
+    const GAME: GameName = GameName::Xiangqi;
     const DEFAULT_POSITION: &'static str = "startpos";
 
     /// Eight plies: a fifth of a second from a middlegame.
@@ -167,6 +197,7 @@ impl NamedGame for Xiangqi {
 
 impl NamedGame for Draughts {
     type Eval = DraughtsEval;
+    const GAME: GameName = GameName::Draughts;
     const DEFAULT_POSITION: &'static str = "start";
 
     /// Twelve plies: a fraction of a second from a middlegame.
@@ -184,6 +215,7 @@ impl NamedGame for Draughts {
 
 impl NamedGame for Synthetic {
     type Eval = SyntheticEval;
+    const GAME: GameName = GameName::Synthetic;
     const DEFAULT_POSITION: &'static str = "b=6,d=8,seed=1";
     const FINAL_SCORE_MEANING: &'static str = "the value of the leaf the game ends in";
 

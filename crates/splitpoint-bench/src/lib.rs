@@ -186,7 +186,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     progress.finish_and_clear();
 
     let load_limit = report::load_limit(cores, max_threads);
-    let rows = report::rows(
+    let mut rows = report::rows(
         &configs,
         &measurements,
         &loads,
@@ -194,6 +194,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         cores,
         load_limit,
     );
+    report::mark_defaults(&mut rows, suite.game);
     complete_series(suite, &measurements, &rows, max_threads, &mut series);
     let markdown = report::markdown(options, cores, &rows, &measurements);
     let report = BenchReport {

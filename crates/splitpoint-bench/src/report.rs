@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use crate::BenchOptions;
+use crate::games::GameName;
 use crate::runner::{Config, LoadSample, Measurement};
 use crate::suite::SuiteKind;
 
@@ -72,6 +73,17 @@ pub struct Row {
     /// The load exceeded [`load_limit`]: other work competed for the cores,
     /// so the time is suspect (marked `!`).
     pub loaded: bool,
+    /// The configuration `auto` runs: the game's default algorithm
+    /// ([`GameName::parallel_default`]) at more than one thread.
+    pub default: bool,
+}
+
+/// Marks the rows of `game`'s default algorithm at more than one thread.
+pub fn mark_defaults(rows: &mut [Row], game: GameName) {
+    let name = game.parallel_default().name();
+    for row in rows {
+        row.default = row.threads > 1 && row.algorithm == name;
+    }
 }
 
 impl Row {
@@ -186,6 +198,7 @@ pub fn rows(
                 speedup_ci_low: 1.0,
                 speedup_ci_high: 1.0,
                 fault: false,
+                default: false,
                 nodes,
                 nps: nodes as f64 / seconds.max(1e-9),
                 overhead: 0.0,
@@ -616,5 +629,26 @@ mod tests {
         assert!(text.contains("up to 2.70"), "{text}");
         // Oversubscribed threads raise the load themselves: the limit follows.
         assert_eq!(load_limit(2, 4), 4.0);
+    }
+
+    /// The game's default algorithm is marked at 2 threads, not at 1, and
+    /// no other algorithm is.
+    #[test]
+    fn the_default_rows_are_marked() {
+        let (ybw, dts) = (Algorithm::Ybw { strong: false }, Algorithm::Dts);
+        let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 2), (dts, 1), (dts, 2)]
+            .map(|(algorithm, threads)| Config { algorithm, threads })
+            .to_vec();
+        let measurements: Vec<Measurement> = configs
+            .iter()
+            .map(|c| search(c.algorithm, c.threads, 1.0, 1000))
+            .collect();
+        let mut rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 2));
+        mark_defaults(&mut rows, GameName::Chess);
+        let marked: Vec<bool> = rows.iter().map(|r| r.default).collect();
+        assert_eq!(marked, [false, false, false, true]);
+        mark_defaults(&mut rows, GameName::Draughts);
+        let marked: Vec<bool> = rows.iter().map(|r| r.default).collect();
+        assert_eq!(marked, [false, true, false, false]);
     }
 }

@@ -249,6 +249,7 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
                 speedup_ci_low: serial_seconds / slow,
                 speedup_ci_high: serial_seconds / fast,
                 fault: false,
+                default: false,
                 nodes: 1_000_000 + 20_000 * (t as u64 - 1) * (i as u64 + 1),
                 nps: 0.0,
                 overhead: 0.02 * (t - 1) as f64 * (i + 1) as f64 / 4.0,

@@ -33,6 +33,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Trace};
 
 use crate::error::{Error, Result};
+use crate::games::NamedGame;
 
 /// Parallel alpha-beta game-tree search.
 #[derive(Parser, Debug)]
@@ -140,7 +141,7 @@ impl ParallelArgs {
     }
 
     /// Sets `engine`'s algorithm and thread count.
-    pub fn apply<G: Game, E: Evaluator<G>>(&self, engine: &mut Engine<G, E>) -> Result<()> {
+    pub fn apply<G: NamedGame, E: Evaluator<G>>(&self, engine: &mut Engine<G, E>) -> Result<()> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             let max = MAX_THREADS;
             return Err(Error::input(format!(
@@ -152,8 +153,7 @@ impl ParallelArgs {
             Some(name) => name
                 .parse()
                 .map_err(|e| Error::input(format!("--algorithm: {e}")))?,
-            None if self.threads == 1 => Algorithm::Serial,
-            None => Algorithm::Ybw { strong: false },
+            None => G::GAME.auto_algorithm(self.threads),
         };
         let table = self
             .tt
@@ -170,7 +170,8 @@ impl ParallelArgs {
 fn algorithm_help() -> String {
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     format!(
-        "Parallel algorithm: {} [default: serial with one thread, ybw with more]",
+        "Parallel algorithm: {} [default: serial with one thread; with more, the game's \
+         fastest: dts on othello and chess, ybw on draughts and xiangqi]",
         names.join(", ")
     )
 }

@@ -51,7 +51,7 @@ use splitpoint::Game;
 ///
 /// Options: UCI_Variant (chess or xiangqi; xiangqi moves count ranks 1-10,
 /// as Fairy-Stockfish writes them), Threads, Hash (MiB), Algorithm (auto:
-/// serial with one thread, ybw with more; or any parallel algorithm by
+/// serial with one thread, the game's fastest with more; or any algorithm by
 /// name), Exact (exact-mode search), MultiPV (the best N lines, searched one
 /// after another within a share of the limits each), Ponder (bestmove names
 /// the reply to ponder on), Move Overhead (ms kept back from every clock

@@ -9,6 +9,8 @@
 
 use splitpoint::Algorithm;
 
+use crate::games::GameName;
+
 use super::dialect::Dialect;
 use super::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_THREADS, clip};
 
@@ -166,7 +168,8 @@ impl EngineOption {
 /// The Algorithm option's value: a name, or `auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AlgorithmChoice {
-    /// Serial with one thread, YBW with more (as `splitpoint search` does).
+    /// Serial with one thread, the game's fastest with more (as
+    /// `splitpoint search` does: [`GameName::parallel_default`]).
     Auto,
     /// This one.
     Fixed(Algorithm),
@@ -184,12 +187,11 @@ impl AlgorithmChoice {
             .map_err(|e: splitpoint::UnknownAlgorithm| e.to_string())
     }
 
-    /// The algorithm for `threads` threads.
-    pub(super) fn resolve(self, threads: usize) -> Algorithm {
+    /// The algorithm for `threads` threads on `game`.
+    pub(super) fn resolve(self, game: GameName, threads: usize) -> Algorithm {
         match self {
             AlgorithmChoice::Fixed(a) => a,
-            AlgorithmChoice::Auto if threads == 1 => Algorithm::Serial,
-            AlgorithmChoice::Auto => Algorithm::Ybw { strong: false },
+            AlgorithmChoice::Auto => game.auto_algorithm(threads),
         }
     }
 }

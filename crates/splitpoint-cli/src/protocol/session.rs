@@ -123,7 +123,7 @@ impl<G: ProtocolGame> Session<G> {
             }
         };
         engine.set_parallelism(
-            settings.algorithm.resolve(settings.threads),
+            settings.algorithm.resolve(G::GAME, settings.threads),
             settings.threads,
         );
         let stop = engine.stop_handle();
@@ -288,7 +288,10 @@ impl<G: ProtocolGame> Session<G> {
         let Settings {
             threads, algorithm, ..
         } = self.settings;
-        self.send(Job::Parallelism(algorithm.resolve(threads), threads));
+        self.send(Job::Parallelism(
+            algorithm.resolve(G::GAME, threads),
+            threads,
+        ));
     }
 
     /// Clears the table and the histories (a new game).
