@@ -15,13 +15,14 @@ pub mod runner;
 pub mod selfplay;
 pub mod signature;
 pub mod suite;
+pub mod timeline;
 pub mod trace;
 
 use std::path::PathBuf;
 use std::time::SystemTime;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind};
+use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind, Trace};
 use splitpoint_games::othello::{Othello, OthelloExact, solve_limits};
 
 use games::GameName;
@@ -98,6 +99,10 @@ pub struct BenchReport {
     /// The markdown tables.
     #[serde(skip)]
     pub markdown: String,
+    /// One search's thread timeline (the first position, searched once more
+    /// untimed with tracing on; see [`timeline`]), named by what ran.
+    #[serde(skip)]
+    pub timeline: Option<(String, Trace)>,
 }
 
 impl BenchReport {
@@ -165,7 +170,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     };
 
     let exact = options.exact;
-    let (measurements, loads, mut series) = match (suite.game, suite.kind) {
+    let (measurements, loads, mut series, timeline) = match (suite.game, suite.kind) {
         (GameName::Othello, SuiteKind::Solve) => measure(
             &job,
             OthelloExact,
@@ -217,6 +222,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         time_by_depth: series,
         measurements,
         markdown,
+        timeline,
     };
     if let Some(dir) = &options.out {
         write_outputs(dir, &report, cores)?;
@@ -240,9 +246,14 @@ fn depth_sweep(suite: &Suite) -> Vec<i32> {
     }
 }
 
-/// What one game's runs give: every search, the load samples, and the
-/// time-against-depth series.
-type Measured = (Vec<Measurement>, Vec<LoadSample>, Vec<DepthSeries>);
+/// What one game's runs give: every search, the load samples, the
+/// time-against-depth series, and one search's thread timeline.
+type Measured = (
+    Vec<Measurement>,
+    Vec<LoadSample>,
+    Vec<DepthSeries>,
+    Option<(String, Trace)>,
+);
 
 /// The suite and the depth sweep, to depths, with the game's evaluator.
 struct Measure<'a> {
@@ -294,7 +305,24 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
             });
         }
     }
-    Ok((measurements, loads, series))
+    let timeline = match timeline_config(job.configs, job.suite.game) {
+        Some(config) => Some(runner::traced_search(job, config, eval, limits)?),
+        None => None,
+    };
+    Ok((measurements, loads, series, timeline))
+}
+
+/// The configuration whose timeline the bench records: the game's default
+/// algorithm at the most threads run, or else the parallel configuration
+/// with the most threads; none when nothing ran on several threads.
+fn timeline_config(configs: &[Config], game: GameName) -> Option<Config> {
+    let most = configs.iter().map(|c| c.threads).max().filter(|&t| t > 1)?;
+    let default = game.parallel_default();
+    configs
+        .iter()
+        .filter(|c| c.threads == most && c.algorithm != Algorithm::Serial)
+        .max_by_key(|c| c.algorithm == default)
+        .copied()
 }
 
 /// Adds the main runs' points to the time-against-depth series: the suite
@@ -387,5 +415,9 @@ fn write_outputs(dir: &std::path::Path, report: &BenchReport, cores: usize) -> R
         &format!("{}: time against depth", report.suite.name),
         x_desc,
         &report.time_by_depth,
-    )
+    )?;
+    if let Some((name, trace)) = &report.timeline {
+        timeline::write(dir, name, trace)?;
+    }
+    Ok(())
 }

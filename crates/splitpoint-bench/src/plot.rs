@@ -23,7 +23,7 @@ const SIZE: (u32, u32) = (1000, 600);
 /// The chart's width; the legend takes the rest.
 const CHART_WIDTH: u32 = 790;
 
-fn register_font() {
+pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The bundled font is known good; a failure would only lose text.
@@ -33,7 +33,7 @@ fn register_font() {
 
 type PlotResult = Result<(), String>;
 
-fn err(e: impl std::fmt::Display) -> String {
+pub(crate) fn err(e: impl std::fmt::Display) -> String {
     format!("plot: {e}")
 }
 

@@ -7,7 +7,7 @@
 //! noise spreads evenly over the configurations.
 
 use indicatif::ProgressBar;
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score, TableKind};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score, TableKind, Trace};
 
 use crate::machine::load_average;
 use crate::suite::Suite;
@@ -155,6 +155,38 @@ impl Job<'_> {
         engine.set_parallelism(config.algorithm, config.threads);
         Ok(engine)
     }
+}
+
+/// Searches the suite's first position once more under `config`, untimed,
+/// with tracing on: its thread timeline, named by what ran.
+///
+/// # Errors
+/// A message naming a position the game cannot read, or saying that a table
+/// cannot be allocated.
+pub fn traced_search<G: Game, E: Evaluator<G>>(
+    job: &Job,
+    config: Config,
+    eval: E,
+    limits: impl Fn(&G, Option<i32>) -> Limits,
+) -> Result<(String, Trace), String> {
+    let suite = job.suite;
+    let Some(first) = suite.positions.first() else {
+        return Err(format!("{}: no position to trace", suite.name));
+    };
+    let pos = G::parse_position(&first.text)
+        .map_err(|e| format!("{} position {}: {e}", suite.name, first.id))?;
+    job.progress.set_message(format!(
+        "timeline: {} × {}",
+        config.algorithm, config.threads
+    ));
+    let mut engine = job.engine(eval, config)?;
+    engine.set_trace(true);
+    engine.search(&pos, &limits(&pos, suite.depth_of(0)));
+    let name = format!(
+        "{} position {}, {} × {}",
+        suite.name, first.id, config.algorithm, config.threads
+    );
+    Ok((name, engine.take_trace().unwrap_or_default()))
 }
 
 /// Runs `job` with evaluator `eval`; `limits` gives each position's limits

@@ -120,9 +120,16 @@ pub struct BenchArgs {
     /// N`, which changes only when the search does
     #[arg(long, conflicts_with_all = [
         "suite", "depth", "algos", "threads", "runs", "hash", "tt", "normal", "exact", "out",
-        "json", "quick",
+        "json", "quick", "trace",
     ])]
     pub signature: bool,
+
+    /// Also write the thread timeline the bench records (the first position,
+    /// searched once more untimed by the game's default algorithm at the most
+    /// threads; drawn as timeline.svg) to FILE, in Chrome's trace-event
+    /// format (ui.perfetto.dev, chrome://tracing)
+    #[arg(long, value_name = "FILE", conflicts_with = "quick")]
+    pub trace: Option<PathBuf>,
 }
 
 /// The help text after the flags: the embedded suites, the file format, examples.
@@ -226,12 +233,34 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         let dir = options.out.as_deref().unwrap_or(&args.out);
         if !args.json {
             writeln!(out, "{}", report.markdown)?;
+            let timeline = if report.timeline.is_some() {
+                ", timeline.svg/.png"
+            } else {
+                ""
+            };
             writeln!(
                 out,
-                "Wrote {} (every measurement), speedup.svg/.png, overhead.svg/.png and \
-                 time_vs_depth.svg.\n",
+                "Wrote {} (every measurement), speedup.svg/.png, overhead.svg/.png{timeline} \
+                 and time_vs_depth.svg.\n",
                 dir.join("results.json").display()
             )?;
+        }
+        if args.trace.is_some() && report.timeline.is_none() {
+            return Err(Error::input(
+                "--trace: no configuration ran on more than one thread (see --threads)",
+            ));
+        }
+        if let (Some(path), Some(timeline)) = (&args.trace, &report.timeline) {
+            let about = [(
+                "command_line",
+                std::env::args().collect::<Vec<_>>().join(" "),
+            )];
+            splitpoint_bench::trace::write_chrome_json(
+                path,
+                std::slice::from_ref(timeline),
+                &about,
+            )
+            .map_err(|e| Error::input(format!("--trace {}: {e}", path.display())))?;
         }
         warn_if_loaded(&report);
         reports.push(report);
