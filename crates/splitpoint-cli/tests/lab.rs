@@ -21,6 +21,8 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
         "--out",
         dir.to_str().unwrap(),
         "--quiet",
+        "--trace",
+        dir.join("trace.json").to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -40,12 +42,36 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
         "overhead.svg",
         "overhead.png",
         "time_vs_depth.svg",
+        "timeline.svg",
+        "timeline.png",
     ] {
         assert!(dir.join(file).is_file(), "{file} missing");
     }
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("results.json")).unwrap()).unwrap();
-    assert!(json["rows"].as_array().is_some_and(|r| !r.is_empty()));
+    let rows = json["rows"].as_array().unwrap();
+    // Synthetic trees' default with more than one thread: ybw, marked.
+    let defaults: Vec<(&str, u64)> = rows
+        .iter()
+        .filter(|r| r["default"] == true)
+        .map(|r| {
+            (
+                r["algorithm"].as_str().unwrap(),
+                r["threads"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(defaults, [("ybw", 2)]);
+    // The timeline's search, in Chrome's format: both threads named.
+    let trace: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("trace.json")).unwrap()).unwrap();
+    let threads = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "thread_name")
+        .count();
+    assert_eq!(threads, 2);
     // The command line that made it, as given.
     let command_line: Vec<&str> = json["command_line"]
         .as_array()
