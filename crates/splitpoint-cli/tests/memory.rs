@@ -99,6 +99,24 @@ fn start(protocol: &str) -> Engine {
     Engine::spawn(limited(&[protocol]))
 }
 
+/// Starts `protocol`, greets it (`hello` until `ready`), asks for a table
+/// too large with `set`, and returns the engine with the lines up to the
+/// answer of `ping` (`pong` starts that answer).
+fn ask_too_much(
+    protocol: &str,
+    (hello, ready): (&str, &str),
+    set: &str,
+    (ping, pong): (&str, &str),
+) -> (Engine, Vec<String>) {
+    let mut engine = start(protocol);
+    engine.send(hello);
+    engine.until(|l| l == ready);
+    engine.send(set);
+    engine.send(ping);
+    let lines = engine.until(|l| l == pong);
+    (engine, lines)
+}
+
 /// The remark about the table that could not be allocated, among `lines`.
 fn remarks(lines: &[String], prefix: &str) -> usize {
     let text = format!("cannot allocate a transposition table of {TOO_MUCH_MIB} MiB");
@@ -110,12 +128,12 @@ fn remarks(lines: &[String], prefix: &str) -> usize {
 
 #[test]
 fn uci_keeps_its_table_when_a_hash_cannot_be_allocated() {
-    let mut engine = start("uci");
-    engine.send("uci");
-    engine.until(|l| l == "uciok");
-    engine.send(&format!("setoption name Hash value {TOO_MUCH_MIB}"));
-    engine.send("isready");
-    let lines = engine.until(|l| l == "readyok");
+    let (mut engine, lines) = ask_too_much(
+        "uci",
+        ("uci", "uciok"),
+        &format!("setoption name Hash value {TOO_MUCH_MIB}"),
+        ("isready", "readyok"),
+    );
     assert_eq!(remarks(&lines, "info string "), 1, "{lines:?}");
     engine.send("position startpos moves e2e4");
     engine.send("go depth 2");
@@ -143,12 +161,12 @@ fn uci_keeps_its_table_when_a_hash_cannot_be_allocated() {
 
 #[test]
 fn ucci_keeps_its_table_when_a_hashsize_cannot_be_allocated() {
-    let mut engine = start("ucci");
-    engine.send("ucci");
-    engine.until(|l| l == "ucciok");
-    engine.send(&format!("setoption hashsize {TOO_MUCH_MIB}"));
-    engine.send("isready");
-    let lines = engine.until(|l| l == "readyok");
+    let (mut engine, lines) = ask_too_much(
+        "ucci",
+        ("ucci", "ucciok"),
+        &format!("setoption hashsize {TOO_MUCH_MIB}"),
+        ("isready", "readyok"),
+    );
     assert_eq!(remarks(&lines, "info string "), 1, "{lines:?}");
     engine.send("position startpos");
     engine.send("go depth 2");
@@ -162,12 +180,12 @@ fn ucci_keeps_its_table_when_a_hashsize_cannot_be_allocated() {
 
 #[test]
 fn hub_keeps_its_table_when_a_hash_cannot_be_allocated() {
-    let mut engine = start("hub");
-    engine.send("hub");
-    engine.until(|l| l == "wait");
-    engine.send(&format!("set-param name=hash value={TOO_MUCH_MIB}"));
-    engine.send("init");
-    engine.until(|l| l == "ready");
+    let (mut engine, _) = ask_too_much(
+        "hub",
+        ("hub", "wait"),
+        &format!("set-param name=hash value={TOO_MUCH_MIB}"),
+        ("init", "ready"),
+    );
     engine.send("ping");
     engine.until(|l| l == "pong");
     let transcript = &engine.transcript;
