@@ -1,18 +1,18 @@
 //! What the engine protocols share (`uci` for chess and xiangqi, `ucci` for
-//! xiangqi, `hub` for draughts): a search thread that owns the [`Engine`],
+//! xiangqi, `hub` for draughts): a search thread that owns the [`Engine`](splitpoint::Engine),
 //! the numbering that makes `stop` reliable, clock budgets, and how each game
 //! reads and writes positions and moves in the protocols.
 //!
 //! Two threads. The **reader** (the caller's thread, in `uci.rs`, `ucci.rs`
 //! or `hub.rs`) reads standard input, keeps the position and the options,
 //! and answers at once whatever needs no engine. The **searcher** owns the
-//! [`Engine`] and takes jobs (`go`, option changes, new game, `isready` or
+//! [`Engine`](splitpoint::Engine) and takes jobs (`go`, option changes, new game, `isready` or
 //! `ping` when idle) in order from a channel, so an option sent during a
 //! search waits for it to end.
 //!
 //! Stopping: searches are numbered as `go` issues them, and `stop` stops every
 //! search issued so far: the reader records the number and raises the
-//! engine's [`StopHandle`] once the running search has completed an
+//! engine's [`StopHandle`](splitpoint::StopHandle) once the running search has completed an
 //! iteration. A search clears the engine's stop flag when it starts, so a
 //! `stop` that comes before the searcher has begun would be lost; the searcher
 //! therefore also compares its number with the record after every completed

@@ -213,7 +213,7 @@ pub struct Settings {
     pub ponder: bool,
     /// Kept back from every clock budget, in milliseconds.
     pub move_overhead_ms: usize,
-    /// Playing strength, 0 to [`MAX_SKILL`] (full).
+    /// Playing strength, 0 to 20 (full).
     pub skill: usize,
 }
 

@@ -171,7 +171,7 @@ impl fmt::Debug for Square {
 }
 
 /// A move: from one square to another (two bytes). Its text is ICCS
-/// (`h2e2`), see [`Xiangqi::parse_move`](Game::parse_move).
+/// (`h2e2`), see [`Xiangqi::parse_move`](splitpoint::Game::parse_move).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     pub(super) from: Square,
