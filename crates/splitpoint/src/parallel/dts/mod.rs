@@ -124,6 +124,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering:
 use std::sync::{Mutex, MutexGuard};
 
 use arrayvec::ArrayVec;
+use crossbeam_utils::CachePadded;
 
 use crate::driver::{
     DepthPlan, Helpers, Lead, RootMoves, RootSearch, RootWindow, SearchJob, SearchResult, deepen,
@@ -340,7 +341,9 @@ struct DtsSplitData<G: Game> {
 
 /// A split point of the shared pool (no owner).
 struct DtsSplitPoint<G: Game> {
-    data: Mutex<DtsSplitData<G>>,
+    /// On cache lines of its own: every finished move writes it (under
+    /// the lock), while `cutoff` and `parent` are read at every node below.
+    data: CachePadded<Mutex<DtsSplitData<G>>>,
     /// A move reached beta. Written under the lock, read anywhere.
     cutoff: AtomicBool,
     /// Moves left to take and not closed: a hint for publishers.
@@ -355,7 +358,7 @@ struct DtsSplitPoint<G: Game> {
 impl<G: Game> DtsSplitPoint<G> {
     fn new(pos: &G) -> Self {
         DtsSplitPoint {
-            data: Mutex::new(DtsSplitData {
+            data: CachePadded::new(Mutex::new(DtsSplitData {
                 node: Frame::new(pos.clone()),
                 ancestors: Vec::new(),
                 anc_base: 0,
@@ -363,7 +366,7 @@ impl<G: Game> DtsSplitPoint<G> {
                 workers: 0,
                 aborted: false,
                 closed: true,
-            }),
+            })),
             cutoff: AtomicBool::new(false),
             open: AtomicBool::new(false),
             parent: AtomicUsize::new(NO_SPLIT_POINT),
