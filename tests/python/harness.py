@@ -1,5 +1,6 @@
-"""What every protocol test script shares: where the engine is, and running
-a script's `test_*` functions as a plain script (one line per test, a final
+"""What every protocol test script shares: where the engine is, the engine
+run to its end or driven line by line with bounded waits, and running a
+script's `test_*` functions as a plain script (one line per test, a final
 `N passed, M failed` line, a non-zero status on any failure)."""
 
 import os
@@ -14,15 +15,27 @@ BIN = os.environ.get("SPLITPOINT_BIN", "target/release/splitpoint")
 if not os.path.isabs(BIN) and not os.path.exists(BIN):
     BIN = os.path.join(ROOT, BIN)
 
+# Every wait on an engine is bounded: a hang fails the test instead of the run.
+TIMEOUT = 60.0
+
+
+def splitpoint(*args, input=None, check=False, timeout=TIMEOUT):
+    """`splitpoint ARGS…` run to its end (`input` on its standard input)."""
+    return subprocess.run([BIN, *args], input=input, capture_output=True, text=True,
+                          check=check, timeout=timeout)
+
 
 class Pipe:
-    """`splitpoint ARGS…` on pipes, its output read by a thread so that every
-    read has a deadline: a hang fails the test instead of the run."""
+    """`splitpoint ARGS…` (or another `program`) on pipes, its output read by
+    a thread so that every read has a deadline; `name` names it in failures.
+    As a context manager it quits at the end."""
 
-    def __init__(self, *args, timeout=60.0):
+    def __init__(self, *args, timeout=TIMEOUT, program=BIN, name=None):
         self.timeout = timeout
-        self.proc = subprocess.Popen([BIN, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.name = name or " ".join(["splitpoint", *args])
+        # Nobody reads the errors: a full pipe must not stop the engine.
+        self.proc = subprocess.Popen([program, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -40,11 +53,18 @@ class Pipe:
         seen = []
         deadline = time.monotonic() + self.timeout
         while True:
-            line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
-            assert line is not None, f"the engine closed its output; it said {seen}"
+            try:
+                line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"{self.name}: no answer in time after {seen[-5:]}") from None
+            assert line is not None, f"{self.name} closed its output; it said {seen}"
             seen.append(line)
             if done(line):
                 return seen
+
+    def expect(self, prefix):
+        """Lines up to and including the first that starts with `prefix`."""
+        return self.until(lambda line: line.startswith(prefix))
 
     def quit(self):
         """Sends `quit`; the engine must exit with status 0."""
@@ -52,8 +72,14 @@ class Pipe:
         try:
             assert self.proc.wait(timeout=self.timeout) == 0
         finally:
-            for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-                pipe.close()
+            self.proc.stdin.close()
+            self.proc.stdout.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.quit()
 
 
 def run_tests(namespace):

@@ -6,6 +6,7 @@ Needs pydraughts (`pip install pydraughts`) and a built engine
 (harness.py: where it is looked for; run as a plain script or by pytest).
 """
 
+import contextlib
 import random
 import subprocess
 import sys
@@ -15,10 +16,7 @@ import draughts
 import draughts.engine
 from draughts.engine import HubEngine, Limit
 
-from harness import BIN, Pipe, run_tests  # the sibling module
-
-# Every raw-session read is bounded: a hang fails the test instead of the run.
-TIMEOUT = 60.0
+from harness import BIN, TIMEOUT, Pipe, run_tests, splitpoint  # the sibling module
 
 POSITIONS = [
     "W:W31-50:B1-20",
@@ -29,22 +27,25 @@ POSITIONS = [
 ]
 
 
-def open_engine():
+@contextlib.contextmanager
+def hub_engine(init=True):
+    """pydraughts' Hub engine on `splitpoint hub` (`init` sent unless told
+    not to); it must quit at the end."""
     engine = HubEngine([BIN, "hub"])
-    engine.init()
-    return engine
-
-
-def close(engine):
-    engine.quit()
     try:
-        engine.p.wait(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        engine.kill_process()
-        raise AssertionError("the engine did not quit")
+        if init:
+            engine.init()
+        yield engine
     finally:
-        engine.p.stdin.close()
-        engine.p.stdout.close()
+        engine.quit()
+        try:
+            engine.p.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            engine.kill_process()
+            raise AssertionError("the engine did not quit")
+        finally:
+            engine.p.stdin.close()
+            engine.p.stdout.close()
 
 
 def move_key(move):
@@ -57,8 +58,7 @@ def legal_keys(board):
 
 
 def test_handshake_and_params():
-    engine = HubEngine([BIN, "hub"])
-    try:
+    with hub_engine(init=False) as engine:
         assert engine.id.get("name") == "splitpoint", engine.id
         for name in ("threads", "hash", "algorithm", "exact", "variant"):
             assert name in engine.options, sorted(engine.options)
@@ -66,13 +66,10 @@ def test_handshake_and_params():
         engine.configure({"threads": 2, "hash": 32, "algorithm": "ybw"})
         engine.init()
         engine.ping()
-    finally:
-        close(engine)
 
 
 def test_analyse_positions():
-    engine = open_engine()
-    try:
+    with hub_engine() as engine:
         for fen in POSITIONS:
             for limit in (Limit(depth=4), Limit(movetime=0.2)):
                 board = draughts.Board("standard", fen)
@@ -86,30 +83,24 @@ def test_analyse_positions():
                 for hub_move in pv:
                     move = draughts.Move(replay, hub_move=hub_move)  # raises if illegal
                     replay.push(move)
-    finally:
-        close(engine)
 
 
 def test_finds_a_win():
-    engine = open_engine()
-    try:
+    with hub_engine() as engine:
         # Every White capture leaves Black without a move.
         board = draughts.Board("standard", "W:W30,34,K15:B10,25,K9")
         result = engine.play(board, Limit(depth=3), ponder=False)
         assert result.info["score"] == {"win": 1}, result.info
         board.push(result.move)
         assert board.winner() == draughts.WHITE, board.fen
-    finally:
-        close(engine)
 
 
 def test_every_algorithm_and_exact_mode():
-    engine = open_engine()
     names = [
         "auto", "serial", "shared-tt", "lazy-smp", "root-split", "ybw", "ybw-strong",
         "dts", "abdada", "workloads", "pv-split",
     ]
-    try:
+    with hub_engine() as engine:
         board = draughts.Board("standard", POSITIONS[1])
         for name in names:
             for threads in (1, 2):
@@ -119,8 +110,6 @@ def test_every_algorithm_and_exact_mode():
         engine.configure({"threads": 1, "algorithm": "auto", "exact": True})
         result = engine.play(board, Limit(depth=4), ponder=False)
         assert move_key(result.move) in legal_keys(board)
-    finally:
-        close(engine)
 
 
 def test_self_play_under_a_clock():
@@ -129,8 +118,7 @@ def test_self_play_under_a_clock():
     clock = {draughts.WHITE: 5.0, draughts.BLACK: 5.0}
     increment = 0.1
     board = draughts.Board("standard", "startpos")
-    engine = open_engine()
-    try:
+    with hub_engine() as engine:
         for ply in range(60):
             if board.is_over():
                 break
@@ -147,27 +135,11 @@ def test_self_play_under_a_clock():
             assert move_key(result.move) in legal, (board.fen, result.move.hub_move)
             board.push(result.move)
         assert len(board.move_stack) >= 30 or board.is_over(), board.fen
-    finally:
-        close(engine)
-
-
-class RawSession(Pipe):
-    """`splitpoint hub` on pipes, for the lines pydraughts does not send."""
-
-    def __init__(self):
-        super().__init__("hub", timeout=TIMEOUT)
-
-    def expect(self, prefix):
-        """Lines up to and including the first that starts with `prefix`."""
-        return self.until(lambda line: line.startswith(prefix))
-
-    def close(self):
-        self.quit()
 
 
 def test_stop_ping_and_bad_input():
-    session = RawSession()
-    try:
+    # `splitpoint hub` on pipes, for the lines pydraughts does not send.
+    with Pipe("hub") as session:
         session.send("hub")
         session.expect("wait")
         session.send("init")
@@ -195,8 +167,6 @@ def test_stop_ping_and_bad_input():
         session.send("new-game")
         session.send("ping")
         session.expect("pong")
-    finally:
-        session.close()
 
 
 # ---------------------------------------------------------------- move generation
@@ -275,8 +245,7 @@ def test_move_generator_agrees_with_pydraughts():
                 break
             positions.append((board.fen, their_keys(board)))
             board.push(rng.choice(moves))
-    out = subprocess.run([BIN, "moves", "draughts", "--stdin"], capture_output=True, text=True,
-                         input="".join(fen + "\n" for fen, _ in positions), timeout=TIMEOUT)
+    out = splitpoint("moves", "draughts", "--stdin", input="".join(fen + "\n" for fen, _ in positions))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.split("\n")
     assert len(lines) >= len(positions), (len(lines), len(positions))
@@ -290,9 +259,5 @@ def test_move_generator_agrees_with_pydraughts():
     assert kings > 0 and multi > 0, (kings, multi)
 
 
-def main():
-    return run_tests(globals())
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests(globals()))

@@ -9,51 +9,38 @@ Needs only a built engine
 (harness.py: where it is looked for; run as a plain script or by pytest).
 """
 
-import subprocess
 import sys
 
-from harness import BIN, Pipe, run_tests  # the sibling module
-
-# Every read is bounded: a hang fails the test instead of the run.
-TIMEOUT = 60.0
+from harness import Pipe, run_tests, splitpoint  # the sibling module
 
 
 class Engine(Pipe):
     """One `splitpoint nboard` process at `depth`."""
 
     def __init__(self, depth):
-        super().__init__("nboard", timeout=TIMEOUT)
+        super().__init__("nboard")
         self.send("nboard 2")
-        self.until(lambda l: l.startswith("set myname"))
+        self.expect("set myname")
         self.send(f"set depth {depth}")
         self.until(lambda l: l == f"set myname splitpoint{depth}")
 
     def go(self):
         self.send("go")
-        lines = self.until(lambda l: l.startswith("=== "))
+        lines = self.expect("=== ")
         move, eval_, seconds = lines[-1][4:].split("/")
         float(eval_), float(seconds)
         return move, lines
 
 
-
 def legal_moves(position):
     """The project's own move generator: lowercase squares, or 'pass'."""
-    out = subprocess.run(
-        [BIN, "moves", "othello", "--position", position], capture_output=True, text=True, check=True
-    )
-    return out.stdout.split()
+    return splitpoint("moves", "othello", "--position", position, check=True).stdout.split()
 
 
 def after(moves):
     """The position after `moves` from the start, by the project's rules."""
     # `search --depth 1 --json` prints the position it searched.
-    out = subprocess.run(
-        [BIN, "search", "othello", "--moves", " ".join(moves) or "", "--depth", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    out = splitpoint("search", "othello", "--moves", " ".join(moves) or "", "--depth", "1", check=True)
     return out.stdout.splitlines()[0].split(" ", 1)[1]
 
 
@@ -109,8 +96,7 @@ def test_a_pass_is_played_and_a_board_is_set_up_from_bo():
     # White to move has no move (its only disc, b1, brackets nothing) while
     # black can take a1: white must pass, then black plays a1.
     squares = "-O" + "*" * 62
-    engine = Engine(3)
-    try:
+    with Engine(3) as engine:
         engine.send(f"set game (;GM[Othello]BO[8 {squares} O];)")
         move, _ = engine.go()
         assert move == "PA", move
@@ -121,13 +107,10 @@ def test_a_pass_is_played_and_a_board_is_set_up_from_bo():
         engine.send(f"set game (;GM[Othello]BO[8 {squares} O]W[PA];)")
         move, _ = engine.go()
         assert move == "A1", move
-    finally:
-        engine.quit()
 
 
 def test_hint_ping_learn_and_bad_lines():
-    engine = Engine(4)
-    try:
+    with Engine(4) as engine:
         engine.send(f"set game {ggf(['f5', 'd6'])}")
         engine.send("hint 3")
         lines = engine.until(lambda l: l == "status")
@@ -148,25 +131,16 @@ def test_hint_ping_learn_and_bad_lines():
         assert lines.index(next(l for l in lines if l.startswith("==="))) < lines.index("pong 3")
         engine.send("learn")
         engine.until(lambda l: l == "learned")
-    finally:
-        engine.quit()
 
 
 def test_an_endgame_is_solved_exactly():
     # FFO #40 (20 empties): at depth 12 the engine solves it (12 + 8 ≥ 20).
     board = "8 " + "O--OOOO*-OOOOOO*OO**OOO*OO*OOO**OOOOOO**---OOOO*----O--*-------- *"
-    engine = Engine(12)
-    try:
+    with Engine(12) as engine:
         engine.send(f"set game (;GM[Othello]BO[{board}];)")
         move, _ = engine.go()
         assert move == "A2", move  # the only move scoring +38
-    finally:
-        engine.quit()
-
-
-def main():
-    return run_tests(globals())
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests(globals()))

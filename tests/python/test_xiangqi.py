@@ -12,17 +12,14 @@ fairy-stockfish`, or FAIRY_STOCKFISH_BIN) and a built engine
 """
 
 import os
-import queue
 import random
 import re
-import subprocess
 import sys
-import threading
-import time
 
 import pyffish
 
-from harness import BIN, run_tests  # the sibling module
+from harness import BIN, Pipe, run_tests, splitpoint  # the sibling module
+
 FAIRY = os.environ.get("FAIRY_STOCKFISH_BIN", "/usr/games/fairy-stockfish")
 
 VARIANT = "xiangqi"
@@ -69,13 +66,8 @@ def random_positions(count, seed):
 def test_legal_moves_match_fairy_stockfish():
     fens, checks = random_positions(1500, seed=2026)
     assert checks >= 20, f"only {checks} positions in check"
-    result = subprocess.run(
-        [BIN, "moves", "xiangqi", "--stdin"],
-        input="\n".join(fens) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
+    fens_text = "\n".join(fens) + "\n"
+    result = splitpoint("moves", "xiangqi", "--stdin", input=fens_text, timeout=TIMEOUT)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.split("\n")[: len(fens)]
     assert len(lines) == len(fens), (len(lines), len(fens))
@@ -89,50 +81,21 @@ def test_legal_moves_match_fairy_stockfish():
 
 
 def test_bad_positions_exit_2():
-    result = subprocess.run(
-        [BIN, "moves", "xiangqi", "--stdin"],
-        input=START + "\nrnbakabnr/9/1c5c1 w\n",
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
+    result = splitpoint("moves", "xiangqi", "--stdin", input=START + "\nrnbakabnr/9/1c5c1 w\n",
+                        timeout=TIMEOUT)
     assert result.returncode == 2, result
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "10 ranks" in result.stderr, result.stderr
 
 
-class Engine:
-    """An engine process: lines in, lines out through a queue, bounded waits."""
+class Engine(Pipe):
+    """Fairy-Stockfish or splitpoint: `argv` on pipes, named in failures."""
 
     def __init__(self, argv, name):
-        self.name = name
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.strip())
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, done):
-        deadline = time.monotonic() + TIMEOUT
-        seen = []
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"{self.name}: no answer in time after {seen[-5:]}")
-            seen.append(line)
-            if done(line):
-                return seen
+        super().__init__(*argv[1:], program=argv[0], name=name, timeout=TIMEOUT)
 
     def close(self):
+        """Quits without judging how: Fairy-Stockfish's exit is its own."""
         try:
             self.send("quit")
             self.proc.wait(timeout=10)
@@ -219,9 +182,5 @@ def test_match_against_fairy_stockfish():
         print(f"     {red.engine.name} (red) vs {black.engine.name} (black): {winner} after {len(moves)} plies")
 
 
-def main():
-    return run_tests(globals())
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests(globals()))

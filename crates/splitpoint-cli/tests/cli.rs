@@ -1,15 +1,14 @@
 //! The `splitpoint` command as a user meets it: outputs, JSON shapes, exit
 //! statuses and the one-line errors for bad input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::path::Path;
 
 use serde_json::Value;
 
 mod common;
 use common::run::{
-    ENDGAME_O, ENDGAME_X, json, json_lines, keys, rejected, rejected_output, splitpoint, success,
-    temp_dir, write_file,
+    ENDGAME_O, ENDGAME_X, TempDir, arg, json, json_lines, keys, rejected, rejected_output,
+    splitpoint, splitpoint_with_input, succeeded, success,
 };
 use splitpoint::{Game, MoveList};
 use splitpoint_games::othello::{Othello, OthelloExact};
@@ -71,22 +70,20 @@ const NO_MOVES: [(&str, &str); 4] = [
     ("draughts", "W:W46:B37,41"),
 ];
 
+/// `perft GAME DEPTH FLAGS… --json`, plain and with `--divide`.
+fn perft_plain_and_divided(game: &str, depth: &str, flags: &[&str]) -> (Value, Value) {
+    let plain = json(&[&["perft", game, depth], flags, &["--json"]].concat());
+    let divided = json(&[&["perft", game, depth], flags, &["--divide", "--json"]].concat());
+    (plain, divided)
+}
+
 #[test]
 fn perft_divide_agrees_with_perft_where_no_move_is_legal() {
     for (game, position) in NO_MOVES {
         let moves = success(&["moves", game, "--position", position]);
         assert!(moves.trim().is_empty(), "{game} {position}: {moves}");
         for depth in ["1", "2", "3"] {
-            let plain = json(&["perft", game, depth, "--position", position, "--json"]);
-            let divide = json(&[
-                "perft",
-                game,
-                depth,
-                "--position",
-                position,
-                "--divide",
-                "--json",
-            ]);
+            let (plain, divide) = perft_plain_and_divided(game, depth, &["--position", position]);
             assert_eq!(plain["nodes"], 0, "{game} {position} depth {depth}");
             assert_eq!(divide["nodes"], 0, "{game} {position} depth {depth} divide");
             assert_eq!(divide["divide"].as_array().unwrap().len(), 0);
@@ -103,27 +100,8 @@ fn perft_divide_agrees_with_perft_where_no_move_is_legal() {
     let over = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O";
     let leaf = "b=2,d=3,seed=1";
     for (game, position, moves) in [("othello", over, ""), ("synthetic", leaf, "0 0 0")] {
-        let plain = json(&[
-            "perft",
-            game,
-            "2",
-            "--position",
-            position,
-            "--moves",
-            moves,
-            "--json",
-        ]);
-        let divide = json(&[
-            "perft",
-            game,
-            "2",
-            "--position",
-            position,
-            "--moves",
-            moves,
-            "--divide",
-            "--json",
-        ]);
+        let flags = ["--position", position, "--moves", moves];
+        let (plain, divide) = perft_plain_and_divided(game, "2", &flags);
         assert_eq!(plain["nodes"], 1, "{game}");
         assert_eq!(divide["nodes"], 1, "{game}");
     }
@@ -258,22 +236,20 @@ fn exact_score(position: &str) -> i32 {
     OthelloExact::solve(&Othello::parse_position(position).unwrap(), -64, 64, &mut 0)
 }
 
+/// `solve othello --file FILE --json`: a JSON object a position.
+fn solve_file(file: &Path) -> Vec<Value> {
+    json_lines(&["solve", "othello", "--file", arg(file), "--json"])
+}
+
 #[test]
 fn solve_a_file_prints_a_json_line_per_position() {
-    let dir = temp_dir("solve");
-    let file = write_file(
-        &dir,
+    let dir = TempDir::new("solve");
+    let file = dir.write(
         "endgames.txt",
         format!("# two endgames\n\n{ENDGAME_O}\n  {ENDGAME_X}  # black to move\n"),
     );
 
-    let lines = json_lines(&[
-        "solve",
-        "othello",
-        "--file",
-        file.to_str().unwrap(),
-        "--json",
-    ]);
+    let lines = solve_file(&file);
     assert_eq!(lines.len(), 2);
     for (line, position) in lines.iter().zip([ENDGAME_O, ENDGAME_X]) {
         for key in ["position", "score", "best_move", "nodes", "seconds"] {
@@ -284,28 +260,15 @@ fn solve_a_file_prints_a_json_line_per_position() {
         assert_legal(position, &[], line["best_move"].as_str().unwrap());
     }
 
-    let table = success(&["solve", "othello", "--file", file.to_str().unwrap()]);
+    let table = success(&["solve", "othello", "--file", arg(&file)]);
     assert_eq!(table.lines().count(), 4, "header, two rows, total: {table}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn solve_reads_standard_input_and_single_positions() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .args(["solve", "othello", "--file", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(ENDGAME_X.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let args = ["solve", "othello", "--file", "-", "--json"];
+    let out = succeeded(&args, splitpoint_with_input(&args, ENDGAME_X));
+    let value: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(value["score"], exact_score(ENDGAME_X));
 
     let value = json(&["solve", "othello", "--position", ENDGAME_O, "--json"]);
@@ -342,42 +305,16 @@ fn moves_lists_legal_moves_per_position() {
     expected.extend(list.iter().map(|&m| pos.move_text(m)));
     assert_eq!(after.trim_end(), expected.join(" "));
 
+    let args = ["moves", "chess", "--stdin"];
     let input = "startpos\n\nk7/8/1Q6/8/8/8/8/7K b - - 0 1\n";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .args(["moves", "chess", "--stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = succeeded(&args, splitpoint_with_input(&args, input));
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert_eq!(lines[0].split(' ').count(), 20);
     assert_eq!(lines[1], "", "stalemate: no move");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .args(["moves", "chess", "--stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"\nnonsense\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let message = rejected_output(&["moves", "--stdin"], out);
+    let out = splitpoint_with_input(&args, "\nnonsense\n");
+    let message = rejected_output(&args, out);
     assert!(message.contains("line 2"), "{message}");
 }
 
@@ -443,23 +380,16 @@ fn obf_moves(position: &str) -> Vec<(String, i32)> {
 /// bad input naming the line.
 #[test]
 fn solve_reads_edax_obf_lines() {
-    let dir = temp_dir("obf");
+    let dir = TempDir::new("obf");
     let scored = obf_moves(ENDGAME_X);
     let best = scored.iter().map(|(_, s)| *s).max().unwrap();
     assert_eq!(best, exact_score(ENDGAME_X));
     let fields: String = scored.iter().map(|(m, s)| format!(" {m}:{s:+};")).collect();
-    let file = write_file(
-        &dir,
+    let file = dir.write(
         "endgames.obf",
         format!("% Edax's OBF\n{ENDGAME_X};{fields} % every move\n{ENDGAME_O};\n"),
     );
-    let lines = json_lines(&[
-        "solve",
-        "othello",
-        "--file",
-        file.to_str().unwrap(),
-        "--json",
-    ]);
+    let lines = solve_file(&file);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[0]["score"], best);
     assert_eq!(lines[0]["expected_score"], best);
@@ -470,38 +400,34 @@ fn solve_reads_edax_obf_lines() {
 
     // A wrong score is a wrong answer, named by its line: status 1.
     let (best_move, _) = scored.iter().find(|(_, s)| *s == best).unwrap();
-    let wrong = dir.join("wrong.obf");
-    std::fs::write(
-        &wrong,
+    let wrong = dir.write(
+        "wrong.obf",
         format!("{ENDGAME_X}; {best_move}:{:+};\n", best + 2),
-    )
-    .unwrap();
-    let out = splitpoint(&["solve", "othello", "--file", wrong.to_str().unwrap()]);
+    );
+    let out = splitpoint(&["solve", "othello", "--file", arg(&wrong)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("wrong.obf line 1: expected"), "{stderr}");
 
-    let bad = dir.join("bad.obf");
     for (field, expected) in [
         ("G9:+2", "'G9:+2': expected a square"),
         ("junk", "expected MOVE:SCORE after ';', found 'junk'"),
         (&format!("{best_move}:+99"), "not a disc difference"),
         (&format!("{best_move}:x"), "not a disc difference"),
     ] {
-        std::fs::write(&bad, format!("{ENDGAME_O};\n{ENDGAME_X}; {field};\n")).unwrap();
-        let path = bad.to_str().unwrap();
+        let bad = dir.write("bad.obf", format!("{ENDGAME_O};\n{ENDGAME_X}; {field};\n"));
+        let path = arg(&bad);
         let stderr = rejected(&["solve", "othello", "--file", path]);
         assert!(stderr.contains(&format!("{path} line 2: ")), "{stderr}");
         assert!(stderr.contains(expected), "{field}: {stderr}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A built-in suite says its game: `--game` defaults to it, and a different
 /// `--game` is an error. `--algo` is `--algos`' and `--algorithm`'s alias.
 #[test]
 fn a_suite_name_implies_its_game() {
-    let dir = temp_dir("suite");
+    let dir = TempDir::new("suite");
     let out = success(&[
         "bench",
         "--suite",
@@ -514,7 +440,7 @@ fn a_suite_name_implies_its_game() {
         "1",
         "--quiet",
         "--out",
-        dir.to_str().unwrap(),
+        dir.arg(),
     ]);
     assert!(out.contains("chess-tiny"), "{out}");
     let stderr = rejected(&["bench", "--game", "othello", "--suite", "chess-tiny"]);
@@ -538,7 +464,6 @@ fn a_suite_name_implies_its_game() {
     let footer = out.lines().last().unwrap();
     assert!(footer.contains("the value of the leaf"), "{out}");
     assert!(!footer.contains("+1"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 
     let value = json(&[
         "solve", "othello", "--algo", "dts", "-t", "2", "-p", ENDGAME_O, "--json",

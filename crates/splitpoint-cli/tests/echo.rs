@@ -3,30 +3,8 @@
 //! one line that starts with the engine's own words and can never forge a
 //! protocol token (a `bestmove`, a `done`) at the start of a line.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// The whole output of a session of `protocol` reading `input`, then the
-/// end of input.
-fn session(protocol: &str, input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-        .arg(protocol)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    stdin.write_all(input.as_bytes()).expect("the engine reads");
-    drop(stdin);
-    let out = child.wait_with_output().expect("the engine ends");
-    assert!(
-        out.status.success(),
-        "{protocol}: exit status {}",
-        out.status
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
+mod common;
+use common::run::{splitpoint_with_input, succeeded};
 
 /// Every way a reader may split lines: `\n`, `\r`, the other ASCII and
 /// Unicode line and record separators (Python's `str.splitlines`), ESC.
@@ -48,11 +26,16 @@ const SEPARATORS: [&str; 10] = [
     "\u{1b}[1G",
 ];
 
-/// Checks a session's output: no raw control character but the newlines
-/// ending its lines, no line (however split) starting with `forged`, and an
-/// escaped echo of every separator (the unknown command comes back whole).
-fn check(protocol: &str, input: &str, forged: &str) {
-    let output = session(protocol, input);
+/// Runs a session of `protocol`: `opening`, each of `commands` with `|`
+/// replaced by each separator and then `forged` (a whole protocol line),
+/// `closing`, the end of input. Checks its output: no raw control character
+/// but the newlines ending its lines, no line (however split) starting with
+/// `forged`'s first word, and an escaped echo of every separator (the
+/// unknown command comes back whole).
+fn check(protocol: &str, opening: &str, commands: &[&str], forged: &str, closing: &str) {
+    let input = format!("{opening}\n{}{closing}\n", lines(commands, forged));
+    let output = succeeded(&[protocol], splitpoint_with_input(&[protocol], &input));
+    let forged = forged.split(' ').next().unwrap();
     for line in output.lines() {
         assert!(
             !line.chars().any(breaks),
@@ -88,7 +71,9 @@ fn lines(commands: &[&str], forged: &str) -> String {
 
 #[test]
 fn uci_escapes_what_it_echoes() {
-    let input = lines(
+    check(
+        "uci",
+        "uci",
         &[
             "foo|",
             "setoption name Colour| value blue",
@@ -102,13 +87,15 @@ fn uci_escapes_what_it_echoes() {
             "go sideways|",
         ],
         "bestmove e2e4",
+        "isready",
     );
-    check("uci", &format!("uci\n{input}isready\n"), "bestmove");
 }
 
 #[test]
 fn ucci_escapes_what_it_echoes() {
-    let input = lines(
+    check(
+        "ucci",
+        "ucci",
         &[
             "foo|",
             "setoption colour| blue",
@@ -122,13 +109,15 @@ fn ucci_escapes_what_it_echoes() {
             "go sideways|",
         ],
         "bestmove h2e2",
+        "isready",
     );
-    check("ucci", &format!("ucci\n{input}isready\n"), "bestmove");
 }
 
 #[test]
 fn hub_escapes_what_it_echoes() {
-    let input = lines(
+    check(
+        "hub",
+        "hub\ninit",
         &[
             "foo|",
             "set-param name=colour| value=blue",
@@ -141,6 +130,6 @@ fn hub_escapes_what_it_echoes() {
             "go sideways|",
         ],
         "done move=32-28",
+        "ping",
     );
-    check("hub", &format!("hub\ninit\n{input}ping\n"), "done");
 }

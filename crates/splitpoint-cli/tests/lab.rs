@@ -1,35 +1,36 @@
 //! `splitpoint bench` and `splitpoint selfplay` as a user meets them.
 
+use std::path::Path;
 use std::process::Output;
 
 mod common;
-use common::run::{splitpoint, temp_dir, write_file};
+use common::run::{
+    TempDir, arg, json, read_json, splitpoint, status_2_one_line, succeeded, success, trace_events,
+};
+
+/// `bench --game GAME --suite SUITE`, one run, with `flags`, quietly, its
+/// files in `out`.
+fn bench(game: &str, suite: &str, flags: &[&str], out: &Path) -> Output {
+    let args = [
+        &["bench", "--game", game, "--suite", suite, "--runs", "1"],
+        flags,
+        &["--out", arg(out), "--quiet"],
+    ]
+    .concat();
+    splitpoint(&args)
+}
+
+/// The standard output of a `bench` that must have succeeded.
+fn bench_output(out: Output) -> String {
+    succeeded(&["bench"], out)
+}
 
 #[test]
 fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
-    let dir = temp_dir("bench");
-    let out = splitpoint(&[
-        "bench",
-        "--game",
-        "synthetic",
-        "--suite",
-        "synthetic-tiny",
-        "--runs",
-        "1",
-        "--threads",
-        "1,2",
-        "--out",
-        dir.to_str().unwrap(),
-        "--quiet",
-        "--trace",
-        dir.join("trace.json").to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let dir = TempDir::new("bench");
+    let trace = dir.join("trace.json");
+    let flags = ["--threads", "1,2", "--trace", arg(&trace)];
+    let stdout = bench_output(bench("synthetic", "synthetic-tiny", &flags, &dir));
     assert!(
         stdout.contains("| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |"),
         "{stdout}"
@@ -47,8 +48,7 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
     ] {
         assert!(dir.join(file).is_file(), "{file} missing");
     }
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("results.json")).unwrap()).unwrap();
+    let json = read_json(&dir.join("results.json"));
     let rows = json["rows"].as_array().unwrap();
     // Synthetic trees' default with more than one thread: ybw, marked.
     let defaults: Vec<(&str, u64)> = rows
@@ -63,14 +63,7 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
         .collect();
     assert_eq!(defaults, [("ybw", 2)]);
     // The timeline's search, in Chrome's format: both threads named.
-    let trace: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("trace.json")).unwrap()).unwrap();
-    let threads = trace["traceEvents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["name"] == "thread_name")
-        .count();
+    let threads = trace_events(&read_json(&trace), "thread_name").len();
     assert_eq!(threads, 2);
     // The command line that made it, as given.
     let command_line: Vec<&str> = json["command_line"]
@@ -80,7 +73,6 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
         .filter_map(|a| a.as_str())
         .collect();
     assert_eq!(command_line[1..4], ["bench", "--game", "synthetic"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The build signature: the same node count every time, printed last as
@@ -89,13 +81,7 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
 fn bench_signature_counts_the_same_nodes_twice() {
     let counts: Vec<u64> = (0..2)
         .map(|_| {
-            let out = splitpoint(&["bench", "--signature"]);
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let stdout = success(&["bench", "--signature"]);
             let lines: Vec<&str> = stdout.lines().collect();
             for game in ["othello", "chess", "draughts", "xiangqi", "synthetic"] {
                 assert!(
@@ -120,31 +106,15 @@ fn bench_signature_counts_the_same_nodes_twice() {
 
 #[test]
 fn bench_flags_a_wrong_expected_score_with_status_1() {
-    let dir = temp_dir("planted");
-    let suite = write_file(
-        &dir,
+    let dir = TempDir::new("planted");
+    let suite = dir.write(
         "suite.txt",
         "#! game=synthetic depth=4\nb=3,d=4,seed=2 ; score=999\n",
     );
-    let out = splitpoint(&[
-        "bench",
-        "--game",
-        "synthetic",
-        "--suite",
-        suite.to_str().unwrap(),
-        "--runs",
-        "1",
-        "--threads",
-        "2",
-        "--algos",
-        "serial,ybw",
-        "--out",
-        dir.join("out").to_str().unwrap(),
-        "--quiet",
-    ]);
+    let flags = ["--threads", "2", "--algos", "serial,ybw"];
+    let out = bench("synthetic", arg(&suite), &flags, &dir.join("out"));
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("WRONG ANSWERS"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -165,23 +135,14 @@ fn bench_and_selfplay_reject_bad_input_with_status_2() {
         &["selfplay", "--b", "nonsense:2"],
         &["selfplay", "--depth", "500"],
     ] {
-        let out = splitpoint(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        let stderr = status_2_one_line(&format!("{args:?}"), &splitpoint(args));
         assert!(!stderr.contains("panicked"));
     }
 }
 
 #[test]
 fn selfplay_serial_against_ybw_is_identical() {
-    let out = splitpoint(&["selfplay", "--openings", "2", "--depth", "3"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = success(&["selfplay", "--openings", "2", "--depth", "3"]);
     assert_eq!(stdout.matches("| yes |").count(), 2, "{stdout}");
 }
 
@@ -189,13 +150,7 @@ fn selfplay_serial_against_ybw_is_identical() {
 fn chess_perft_follows_the_published_tables() {
     // Depth 5 is the first where games ending early (mates at ply 4) would
     // change the count under the "finished game is a leaf" convention.
-    let out = splitpoint(&["perft", "chess", "5", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json(&["perft", "chess", "5", "--json"]);
     assert_eq!(json["nodes"], 4_865_609);
 }
 
@@ -203,27 +158,10 @@ fn chess_perft_follows_the_published_tables() {
 /// is not a wrong answer, and an EPD file is a suite.
 #[test]
 fn chess_bench_counts_best_moves_found() {
-    let dir = temp_dir("chess");
-    let out = splitpoint(&[
-        "bench",
-        "--game",
-        "chess",
-        "--suite",
-        "chess-tiny",
-        "--runs",
-        "1",
-        "--threads",
-        "2",
-        "--algos",
-        "serial,ybw",
-        "--out",
-        dir.to_str().unwrap(),
-        "--quiet",
-        "--json",
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dir = TempDir::new("chess");
+    let flags = ["--threads", "2", "--algos", "serial,ybw", "--json"];
+    let stdout = bench_output(bench("chess", "chess-tiny", &flags, &dir));
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["exact"], false, "chess suites default to normal mode");
     for row in json["rows"].as_array().unwrap() {
         let found = row["best_found"].as_u64().expect("best moves counted");
@@ -241,39 +179,17 @@ fn chess_bench_counts_best_moves_found() {
          1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm a6; id \"wrong-goal\";\n",
         "5",
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = bench_output(out);
     assert!(stdout.contains("Best found (of 2)"), "{stdout}");
     assert!(stdout.contains("| 1 |\n"), "Qd1+ found, a6 not: {stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs `bench` on a suite file holding `text`, quickly (to `depth`, one
 /// serial run), and returns the output.
-fn bench_on_file(dir: &std::path::Path, file: &str, game: &str, text: &str, depth: &str) -> Output {
-    let path = write_file(dir, file, text);
-    splitpoint(&[
-        "bench",
-        "--game",
-        game,
-        "--suite",
-        path.to_str().unwrap(),
-        "--depth",
-        depth,
-        "--runs",
-        "1",
-        "--threads",
-        "1",
-        "--algos",
-        "serial",
-        "--out",
-        dir.join("out").to_str().unwrap(),
-        "--quiet",
-    ])
+fn bench_on_file(dir: &TempDir, file: &str, game: &str, text: &str, depth: &str) -> Output {
+    let path = dir.write(file, text);
+    let flags = ["--depth", depth, "--threads", "1", "--algos", "serial"];
+    bench(game, arg(&path), &flags, &dir.join("out"))
 }
 
 /// A suite with no positions, or with a malformed position or goal, is bad
@@ -281,7 +197,7 @@ fn bench_on_file(dir: &std::path::Path, file: &str, game: &str, text: &str, dept
 /// before anything is searched.
 #[test]
 fn bench_rejects_empty_suites_and_malformed_goals_with_status_2() {
-    let dir = temp_dir("bad-suites");
+    let dir = TempDir::new("bad-suites");
     let chess = "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - -";
     let cases: Vec<(&str, &str, String, &[&str])> = vec![
         ("empty.epd", "chess", String::new(), &["no positions"]),
@@ -385,9 +301,7 @@ fn bench_rejects_empty_suites_and_malformed_goals_with_status_2() {
     ];
     for (file, game, text, needles) in cases {
         let out = bench_on_file(&dir, file, game, &text, "1");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{file}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{file}: {stderr}");
+        let stderr = status_2_one_line(file, &out);
         assert!(
             stderr.contains(file),
             "{file}: the file is not named: {stderr}"
@@ -397,5 +311,4 @@ fn bench_rejects_empty_suites_and_malformed_goals_with_status_2() {
         }
         assert!(out.stdout.is_empty(), "{file}: searched anyway");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,6 +10,7 @@
 
 mod common;
 use common::Engine;
+use common::run::{ENDGAME_O, TempDir, status_2_one_line};
 
 use std::process::{Command, Output, Stdio};
 
@@ -37,12 +38,10 @@ fn run_limited(args: &[&str]) -> Output {
         .expect("sh runs the binary")
 }
 
-const ENDGAME: &str = "OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOX-O--X-X------ O";
-
 #[test]
 fn a_table_too_large_is_one_line_and_status_2() {
-    let out_dir = std::env::temp_dir().join(format!("splitpoint-memory-{}", std::process::id()));
-    let out_dir = out_dir.to_str().expect("a UTF-8 temporary directory");
+    let dir = TempDir::new("memory");
+    let out_dir = dir.arg();
     let commands: [&[&str]; 6] = [
         &["search", "chess", "--depth", "3"],
         &[
@@ -56,7 +55,7 @@ fn a_table_too_large_is_one_line_and_status_2() {
             "2",
         ],
         &["search", "othello", "--depth", "3", "--json"],
-        &["solve", "othello", "--position", ENDGAME],
+        &["solve", "othello", "--position", ENDGAME_O],
         &[
             "bench",
             "--game",
@@ -79,9 +78,7 @@ fn a_table_too_large_is_one_line_and_status_2() {
         }
         let args = [args, &["--hash", TOO_MUCH_MIB]].concat();
         let out = run_limited(&args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        let stderr = status_2_one_line(&format!("{args:?}"), &out);
         assert!(
             stderr.starts_with("splitpoint: ")
                 && stderr.contains(&format!(
@@ -91,30 +88,30 @@ fn a_table_too_large_is_one_line_and_status_2() {
         );
         assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
     }
-    let _ = std::fs::remove_dir_all(out_dir);
 }
 
-/// A protocol engine under the limit.
-fn start(protocol: &str) -> Engine {
-    Engine::spawn(limited(&[protocol]))
-}
-
-/// Starts `protocol`, greets it (`hello` until `ready`), asks for a table
-/// too large with `set`, and returns the engine with the lines up to the
-/// answer of `ping` (`pong` starts that answer).
+/// Starts `protocol` under the limit, greets it (`hello` until `ready`),
+/// asks for a table too large with `set` (the size appended), and returns
+/// the engine with the lines up to the answer of `ping` (the line `pong`).
 fn ask_too_much(
     protocol: &str,
     (hello, ready): (&str, &str),
     set: &str,
     (ping, pong): (&str, &str),
 ) -> (Engine, Vec<String>) {
-    let mut engine = start(protocol);
-    engine.send(hello);
-    engine.until(|l| l == ready);
-    engine.send(set);
-    engine.send(ping);
-    let lines = engine.until(|l| l == pong);
+    let mut engine = Engine::spawn(limited(&[protocol]));
+    engine.ask(hello, ready);
+    engine.send(&format!("{set}{TOO_MUCH_MIB}"));
+    let lines = engine.ask(ping, pong);
     (engine, lines)
+}
+
+/// [`ask_too_much`] for UCI and UCCI, which answer `isready` and remark in
+/// an `info string`: the remark is made once, before `readyok`.
+fn ask_too_much_by_info_string(protocol: &str, hello: (&str, &str), set: &str) -> Engine {
+    let (engine, lines) = ask_too_much(protocol, hello, set, ("isready", "readyok"));
+    assert_eq!(remarks(&lines, "info string "), 1, "{lines:?}");
+    engine
 }
 
 /// The remark about the table that could not be allocated, among `lines`.
@@ -128,16 +125,10 @@ fn remarks(lines: &[String], prefix: &str) -> usize {
 
 #[test]
 fn uci_keeps_its_table_when_a_hash_cannot_be_allocated() {
-    let (mut engine, lines) = ask_too_much(
-        "uci",
-        ("uci", "uciok"),
-        &format!("setoption name Hash value {TOO_MUCH_MIB}"),
-        ("isready", "readyok"),
-    );
-    assert_eq!(remarks(&lines, "info string "), 1, "{lines:?}");
-    engine.send("position startpos moves e2e4");
-    engine.send("go depth 2");
-    let lines = engine.until(|l| l.starts_with("bestmove "));
+    let mut engine =
+        ask_too_much_by_info_string("uci", ("uci", "uciok"), "setoption name Hash value ");
+    let go = ["position startpos moves e2e4", "go depth 2"];
+    let lines = engine.run(&go, |l| l.starts_with("bestmove "));
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
@@ -146,10 +137,8 @@ fn uci_keeps_its_table_when_a_hash_cannot_be_allocated() {
     // A new variant's session starts with the table in force, not the one
     // that failed: no second remark.
     engine.send("setoption name UCI_Variant value xiangqi");
-    engine.send("isready");
-    engine.until(|l| l == "readyok");
-    engine.send("go depth 2");
-    engine.until(|l| l.starts_with("bestmove "));
+    engine.ready();
+    engine.run(&["go depth 2"], |l| l.starts_with("bestmove "));
     assert_eq!(
         remarks(&engine.transcript, ""),
         1,
@@ -161,16 +150,9 @@ fn uci_keeps_its_table_when_a_hash_cannot_be_allocated() {
 
 #[test]
 fn ucci_keeps_its_table_when_a_hashsize_cannot_be_allocated() {
-    let (mut engine, lines) = ask_too_much(
-        "ucci",
-        ("ucci", "ucciok"),
-        &format!("setoption hashsize {TOO_MUCH_MIB}"),
-        ("isready", "readyok"),
-    );
-    assert_eq!(remarks(&lines, "info string "), 1, "{lines:?}");
-    engine.send("position startpos");
-    engine.send("go depth 2");
-    let lines = engine.until(|l| l.starts_with("bestmove ") || l == "nobestmove");
+    let mut engine = ask_too_much_by_info_string("ucci", ("ucci", "ucciok"), "setoption hashsize ");
+    let go = ["position startpos", "go depth 2"];
+    let lines = engine.run(&go, |l| l.starts_with("bestmove ") || l == "nobestmove");
     assert!(
         lines.last().is_some_and(|l| l.starts_with("bestmove ")),
         "{lines:?}"
@@ -183,17 +165,14 @@ fn hub_keeps_its_table_when_a_hash_cannot_be_allocated() {
     let (mut engine, _) = ask_too_much(
         "hub",
         ("hub", "wait"),
-        &format!("set-param name=hash value={TOO_MUCH_MIB}"),
+        "set-param name=hash value=",
         ("init", "ready"),
     );
-    engine.send("ping");
-    engine.until(|l| l == "pong");
+    engine.ask("ping", "pong");
     let transcript = &engine.transcript;
     assert_eq!(remarks(transcript, "error message=\""), 1, "{transcript:?}");
-    engine.send("pos pos=start");
-    engine.send("level depth=2");
-    engine.send("go think");
-    let lines = engine.until(|l| l.starts_with("done "));
+    let go = ["pos pos=start", "level depth=2", "go think"];
+    let lines = engine.run(&go, |l| l.starts_with("done "));
     assert!(
         lines.last().is_some_and(|l| l.starts_with("done move=")),
         "{lines:?}"

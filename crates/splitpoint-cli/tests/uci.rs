@@ -2,7 +2,6 @@
 //! standard input and output, every wait bounded so a hang fails the test.
 
 use std::io::Write;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use splitpoint::Game;
@@ -10,12 +9,18 @@ use splitpoint_games::chess::Chess;
 
 mod common;
 use common::Engine;
+use common::run::{splitpoint, success};
 
 /// `splitpoint uci`.
 fn start() -> Engine {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_splitpoint"));
-    command.arg("uci");
-    Engine::spawn(command)
+    Engine::start(&["uci"])
+}
+
+/// `splitpoint uci` after `uci`: the engine and its lines up to `uciok`.
+fn start_and_greet() -> (Engine, Vec<String>) {
+    let mut engine = start();
+    let hello = engine.ask("uci", "uciok");
+    (engine, hello)
 }
 
 fn is_legal(fen_and_moves: &str, mv: &str) -> bool {
@@ -35,9 +40,7 @@ fn is_legal(fen_and_moves: &str, mv: &str) -> bool {
 
 #[test]
 fn handshake_position_go_depth() {
-    let mut engine = start();
-    engine.send("uci");
-    let hello = engine.until(|l| l == "uciok");
+    let (mut engine, hello) = start_and_greet();
     assert!(
         hello.iter().any(|l| l.starts_with("id name splitpoint")),
         "{hello:?}"
@@ -91,8 +94,7 @@ fn go_infinite_then_stop_and_isready_during_search() {
     engine.send("position startpos");
     engine.send("go infinite");
     engine.until(|l| l.starts_with("info depth 2 "));
-    engine.send("isready");
-    engine.until(|l| l == "readyok");
+    engine.ready();
     let start = Instant::now();
     engine.send("stop");
     let (best, _) = engine.bestmove();
@@ -181,12 +183,7 @@ fn garbage_is_answered_with_info_string() {
 #[test]
 fn bench_prints_the_signature_of_the_sessions_game() {
     let signature = |game: &str| -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-            .args(["bench", "--signature", "--game", game])
-            .output()
-            .expect("the binary runs");
-        assert!(out.status.success());
-        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let stdout = success(&["bench", "--signature", "--game", game]);
         stdout.lines().last().expect("a last line").to_string()
     };
     let mut engine = start();
@@ -213,9 +210,7 @@ fn bench_prints_the_signature_of_the_sessions_game() {
 /// line at 65536).
 #[test]
 fn the_options_offer_the_command_lines_limits() {
-    let mut engine = start();
-    engine.send("uci");
-    let hello = engine.until(|l| l == "uciok");
+    let (engine, hello) = start_and_greet();
     let max_of = |option: &str| -> u64 {
         let line = hello
             .iter()
@@ -228,17 +223,14 @@ fn the_options_offer_the_command_lines_limits() {
     let (hash, threads) = (max_of("Hash"), max_of("Threads"));
     engine.finish();
     let search = |flag: &str, value: u64| {
-        Command::new(env!("CARGO_BIN_EXE_splitpoint"))
-            .args([
-                "search",
-                "othello",
-                "--depth",
-                "1",
-                flag,
-                &value.to_string(),
-            ])
-            .output()
-            .unwrap()
+        splitpoint(&[
+            "search",
+            "othello",
+            "--depth",
+            "1",
+            flag,
+            &value.to_string(),
+        ])
     };
     for (flag, max) in [("--hash", hash), ("--threads", threads)] {
         let over = search(flag, max + 1);
@@ -256,9 +248,7 @@ fn the_options_offer_the_command_lines_limits() {
 /// player's GUI sets them.
 #[test]
 fn players_options_shape_the_answer() {
-    let mut engine = start();
-    engine.send("uci");
-    let hello = engine.until(|l| l == "uciok");
+    let (mut engine, hello) = start_and_greet();
     for declared in [
         "option name MultiPV type spin default 1 min 1 max 64",
         "option name Ponder type check default false",

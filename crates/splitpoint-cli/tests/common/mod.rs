@@ -24,6 +24,13 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Runs `splitpoint ARGS…` (a protocol session) as an engine.
+    pub fn start(args: &[&str]) -> Engine {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_splitpoint"));
+        command.args(args);
+        Engine::spawn(command)
+    }
+
     /// Runs `command` with piped input and output.
     pub fn spawn(mut command: Command) -> Engine {
         let mut child = command
@@ -92,9 +99,22 @@ impl Engine {
         (best, lines)
     }
 
+    /// Sends `commands`; the lines up to and including the first one for
+    /// which `done` holds.
+    pub fn run(&mut self, commands: &[&str], done: impl Fn(&str) -> bool) -> Vec<String> {
+        for command in commands {
+            self.send(command);
+        }
+        self.until(done)
+    }
+
+    /// Sends `command`; the lines up to and including the line `answer`.
+    pub fn ask(&mut self, command: &str, answer: &str) -> Vec<String> {
+        self.run(&[command], |l| l == answer)
+    }
+
     pub fn ready(&mut self) {
-        self.send("isready");
-        self.until(|l| l == "readyok");
+        self.ask("isready", "readyok");
     }
 
     /// Closes the input and waits for the process to exit by itself.

@@ -1,7 +1,12 @@
 //! Running the `splitpoint` binary as a user does: its output, a `--json`
-//! object, and the shape every rejected input must have.
+//! object, the shape every rejected input must have, and a directory for a
+//! test's files.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
 
 use serde_json::Value;
 
@@ -17,12 +22,34 @@ pub fn splitpoint(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// Runs a command that must succeed; its standard output.
-pub fn success(args: &[&str]) -> String {
-    let out = splitpoint(args);
+/// Runs `splitpoint ARGS…` to the end with `input` on its standard input.
+pub fn splitpoint_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splitpoint"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    // Written from a thread: a long input must not wait on unread output.
+    let writer = thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("the binary ends");
+    writer.join().unwrap().expect("the binary reads");
+    out
+}
+
+/// The standard output of a run that must have succeeded.
+pub fn succeeded(args: &[&str], out: Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?} failed: {stderr}");
     String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Runs a command that must succeed; its standard output.
+pub fn success(args: &[&str]) -> String {
+    succeeded(args, splitpoint(args))
 }
 
 /// Runs a `--json` command that prints one object.
@@ -38,19 +65,65 @@ pub fn json_lines(args: &[&str]) -> Vec<Value> {
         .collect()
 }
 
-/// A fresh directory for one test's files, named for it and this process.
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("splitpoint-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A JSON file a command wrote.
+pub fn read_json(path: &Path) -> Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_slice(&bytes).expect("it parses")
 }
 
-/// Writes `text` to the file `name` in `dir` (made if need be); its path.
-pub fn write_file(dir: &std::path::Path, name: &str, text: impl AsRef<[u8]>) -> std::path::PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+/// The events named `name` in a Chrome trace-event file's JSON.
+pub fn trace_events(trace: &Value, name: &str) -> Vec<Value> {
+    trace["traceEvents"]
+        .as_array()
+        .expect("traceEvents")
+        .iter()
+        .filter(|e| e["name"] == name)
+        .cloned()
+        .collect()
+}
+
+/// A fresh, empty directory for one test's files, named for it and this
+/// process, removed when dropped (a failed test leaves nothing behind).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("splitpoint-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+
+    /// Writes `text` to the file `name` in it; its path.
+    pub fn write(&self, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// The directory as a command-line argument.
+    pub fn arg(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temporary directory")
+    }
+}
+
+impl Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A path as a command-line argument.
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
 }
 
 /// The object's keys, sorted.
@@ -65,6 +138,15 @@ pub fn keys(value: &Value) -> Vec<&str> {
     keys
 }
 
+/// The standard error of a run that ended with status 2 and one line on it
+/// (`what` names the run in failures).
+pub fn status_2_one_line(what: &str, out: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{what}: not one line: {stderr}");
+    stderr
+}
+
 /// Runs a command that must reject its input: status 2, one line on stderr
 /// (returned), nothing on stdout, no panic.
 pub fn rejected(args: &[&str]) -> String {
@@ -72,13 +154,11 @@ pub fn rejected(args: &[&str]) -> String {
 }
 
 pub fn rejected_output(args: &[&str], out: Output) -> String {
-    let stderr = String::from_utf8(out.stderr).expect("UTF-8 errors");
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: not one line: {stderr}"
+    assert!(
+        std::str::from_utf8(&out.stderr).is_ok(),
+        "{args:?}: UTF-8 errors"
     );
+    let stderr = status_2_one_line(&format!("{args:?}"), &out);
     assert!(stderr.starts_with("splitpoint: "), "{args:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     assert!(
@@ -87,4 +167,20 @@ pub fn rejected_output(args: &[&str], out: Output) -> String {
         String::from_utf8_lossy(&out.stdout)
     );
     stderr
+}
+
+/// Each of `cases` (arguments, a piece of the error) is rejected with an
+/// error holding its piece; the errors, in order.
+pub fn rejected_with(cases: &[(&[&str], &str)]) -> Vec<String> {
+    cases
+        .iter()
+        .map(|(args, expected)| {
+            let stderr = rejected(args);
+            assert!(
+                stderr.contains(expected),
+                "{args:?}: {stderr:?} lacks {expected:?}"
+            );
+            stderr
+        })
+        .collect()
 }
