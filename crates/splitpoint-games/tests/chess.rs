@@ -5,7 +5,10 @@
 
 mod common;
 use common::{
-    Rng, assert_every_algorithm_exact, assert_exact_equals_negamax, damage, legal, parse, play_line,
+    Rng, assert_damaged_positions_refused_or_usable, assert_every_algorithm_exact,
+    assert_exact_equals_negamax, assert_game_over, assert_move_keys_distinct, assert_moves_refused,
+    assert_positions_refused, assert_repetition_rule, assert_scored_as_lost,
+    assert_text_round_trips, evaluate_with_children, legal, ordering_keys, parse, play_line,
 };
 use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN};
 use splitpoint_games::chess::cozy_chess::Piece;
@@ -79,12 +82,7 @@ fn fen_round_trips() {
         "r3k3/8/8/8/8/8/8/4K2R b Kq - 17 42",
         "8/8/8/8/8/5k2/8/5K2 w - - 100 120",
     ] {
-        let pos = fen(text);
-        assert_eq!(pos.position_text(), text);
-        assert_eq!(
-            Chess::parse_position(&pos.position_text()).map(|p| p.hash()),
-            Ok(pos.hash())
-        );
+        assert_text_round_trips::<Chess>(text);
     }
     assert_eq!(fen("startpos"), Chess::start());
     assert_eq!(fen("  start  "), Chess::start());
@@ -97,7 +95,7 @@ fn fen_round_trips() {
 
 #[test]
 fn bad_fens_are_errors() {
-    for text in [
+    assert_positions_refused::<Chess>(&[
         "",
         "   ",
         "startpos moves",
@@ -127,12 +125,7 @@ fn bad_fens_are_errors() {
         "4k3/8/8/8/8/8/4K3 w - - 0 1",
         "8/8/8/8/8/8/6k1/5K2 w - - 0 1",
         "8/8/8/8/8/8/6k1/5K2 b - - 0 1",
-    ] {
-        assert!(
-            Chess::parse_position(text).is_err(),
-            "{text:?} should not parse"
-        );
-    }
+    ]);
 }
 
 /// Randomly damaged FENs: each is either refused or read as a position every
@@ -140,27 +133,15 @@ fn bad_fens_are_errors() {
 #[test]
 fn damaged_fens_are_refused_or_usable() {
     const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ -wbKQkqacdefgh09x";
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let mut usable = 0;
-    for base in [START_FEN, KIWIPETE, POSITION_3, POSITION_4, POSITION_5] {
-        for _ in 0..3000 {
-            let text = damage(base, ALPHABET, &mut rng);
-            let Ok(pos) = Chess::parse_position(&text) else {
-                continue;
-            };
-            usable += 1;
-            let eval = ChessEval::default();
-            let _ = (pos.outcome(), eval.evaluate(&pos));
-            let mut noisy = MoveList::new();
-            eval.noisy_moves(&pos, &mut noisy);
-            for &mv in &legal(&pos) {
-                let child = pos.play(mv);
-                let _ = (child.outcome(), eval.evaluate(&child), pos.san(mv));
-            }
-            assert_eq!(fen(&pos.position_text()).hash(), pos.hash());
+    let bases = [START_FEN, KIWIPETE, POSITION_3, POSITION_4, POSITION_5];
+    let eval = ChessEval::default();
+    assert_damaged_positions_refused_or_usable(&bases, ALPHABET, |pos: &Chess| {
+        evaluate_with_children(pos, &eval);
+        eval.noisy_moves(pos, &mut MoveList::new());
+        for &mv in &legal(pos) {
+            let _ = pos.san(mv);
         }
-    }
-    assert!(usable > 100, "only {usable} damaged FENs read");
+    });
 }
 
 #[test]
@@ -224,49 +205,41 @@ fn moves_read_and_write_uci_and_san() {
 
 #[test]
 fn bad_moves_are_errors() {
-    let start = Chess::start();
-    for text in [
-        "",
-        " ",
-        "e2",
-        "e2e5",
-        "e2e4q",
-        "e7e5",
-        "e1g1",
-        "e1c1",
-        "O-O",
-        "O-O-O",
-        "a1a1",
-        "i2i4",
-        "e2e4e",
-        "0000",
-        "Nf6",
-        "Ke2",
-        "Qxd7",
-        "exd5",
-        "e8=Q",
-        "Nbd2",
-        "N",
-        "xx",
-        "é2é4",
-        "🙂🙂",
-        "e2\u{0}e4",
-        "Z",
-        "Nf3=Q",
-    ] {
-        let result = start.parse_move(text);
-        assert!(
-            result.is_err(),
-            "{text:?} should not be a move, got {result:?}"
-        );
-    }
-    let pos = fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
-    assert!(
-        pos.parse_move("b7b8").is_err(),
-        "a promotion needs its piece"
+    assert_moves_refused(
+        &Chess::start(),
+        &[
+            "",
+            " ",
+            "e2",
+            "e2e5",
+            "e2e4q",
+            "e7e5",
+            "e1g1",
+            "e1c1",
+            "O-O",
+            "O-O-O",
+            "a1a1",
+            "i2i4",
+            "e2e4e",
+            "0000",
+            "Nf6",
+            "Ke2",
+            "Qxd7",
+            "exd5",
+            "e8=Q",
+            "Nbd2",
+            "N",
+            "xx",
+            "é2é4",
+            "🙂🙂",
+            "e2\u{0}e4",
+            "Z",
+            "Nf3=Q",
+        ],
     );
-    assert!(pos.parse_move("b7b8k").is_err());
-    assert!(pos.parse_move("b8=K").is_err());
+    // A promotion needs its piece, and no king.
+    let pos = fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    assert_moves_refused(&pos, &["b7b8", "b7b8k", "b8=K"]);
 }
 
 #[test]
@@ -275,12 +248,7 @@ fn moves_and_keys_are_small_and_distinct() {
     // Copied at every move: a board of about 100 bytes and the history.
     assert!(std::mem::size_of::<Chess>() <= 112 + 8 * HISTORY_LEN);
     for text in [KIWIPETE, POSITION_4, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"] {
-        let pos = fen(text);
-        let moves = legal(&pos);
-        let mut keys: Vec<u16> = moves.iter().map(|&m| Chess::move_key(m)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        assert_eq!(keys.len(), moves.len(), "{text}");
+        assert_move_keys_distinct(&fen(text));
     }
 }
 
@@ -318,16 +286,12 @@ fn random_games_keep_text_and_hash_consistent() {
 #[test]
 fn checkmate_and_stalemate() {
     let mated = play_line(&Chess::start(), "f2f3 e7e5 g2g4 d8h4");
-    assert_eq!(mated.outcome(), Some(Outcome::Loss));
-    assert!(legal(&mated).is_empty());
+    assert_game_over(&mated, Outcome::Loss);
     let stalemate = fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert_eq!(stalemate.outcome(), Some(Outcome::Draw));
     assert_eq!(Chess::start().outcome(), None);
     // The terminal score: mate is worst for the side to move, and sooner is worse.
-    assert_eq!(
-        ChessEval::default().terminal_score(&mated, Outcome::Loss, 3),
-        -WIN + 3
-    );
+    assert_scored_as_lost(&ChessEval::default(), &mated, 3);
 }
 
 #[test]
@@ -351,32 +315,9 @@ fn fifty_move_rule() {
 
 #[test]
 fn repetitions() {
-    const DANCE: &str = "g1f3 g8f6 f3g1 f6g8";
-    let start = Chess::start();
-    // Twofold within the search line: a draw.
-    let back = play_line(&start, DANCE);
-    assert_eq!(back.hash(), start.hash());
-    assert!(back.is_repetition());
-    assert_eq!(back.outcome(), Some(Outcome::Draw));
-    assert!(!play_line(&start, "g1f3 g8f6 f3g1").is_repetition());
-
-    // The same moves as game history: one earlier occurrence is not a draw…
-    let mut root = back.clone();
-    root.make_root();
-    assert_eq!(root.outcome(), None);
-    // …but coming back to the root inside the search is.
-    assert_eq!(play_line(&root, DANCE).outcome(), Some(Outcome::Draw));
-    // Threefold within the game history is a draw at the root.
-    let mut threefold = play_line(&start, &format!("{DANCE} {DANCE}"));
-    threefold.make_root();
-    assert_eq!(threefold.outcome(), Some(Outcome::Draw));
+    let back = assert_repetition_rule(&Chess::start(), "g1f3 g8f6 f3g1 f6g8", HISTORY_LEN);
     // An irreversible move forgets the history.
-    let pawn = play_line(&back, "e2e4");
-    assert_eq!(pawn.history_len(), 0);
-    // A long reversible game keeps only the last HISTORY_LEN positions.
-    let long = play_line(&start, &[DANCE; 10].join(" "));
-    assert_eq!(long.history_len(), HISTORY_LEN);
-    assert!(long.is_repetition());
+    assert_eq!(play_line(&back, "e2e4").history_len(), 0);
 }
 
 #[test]
@@ -429,15 +370,12 @@ fn noisy_moves_are_captures_and_promotions_or_all_evasions() {
 #[test]
 fn ordering_hints_follow_mvv_lva() {
     let pos = fen("4k3/8/2q5/1P1rN3/8/8/8/4K3 w - - 0 1");
-    let moves = legal(&pos);
-    let mut keys = vec![0; moves.len()];
-    ChessEval::default().order_moves(&pos, &moves, &mut keys);
-    let key = |uci: &str| keys[moves.iter().position(|&m| pos.move_text(m) == uci).unwrap()];
+    let key = ordering_keys(&ChessEval::default(), &pos);
     // Pawn takes queen, then knight takes queen, then the quiet moves.
-    assert!(key("b5c6") > key("e5c6"));
-    assert!(key("e5c6") > 0);
-    assert_eq!(key("e5d7"), 0);
-    assert_eq!(key("e1e2"), 0);
+    assert!(key["b5c6"] > key["e5c6"]);
+    assert!(key["e5c6"] > 0);
+    assert_eq!(key["e5d7"], 0);
+    assert_eq!(key["e1e2"], 0);
 }
 
 #[test]
@@ -520,10 +458,8 @@ fn exact_search_equals_negamax() {
         .flat_map(|p| [(p, 2), (p, 3)])
         .chain([(&start, 2)])
         .collect();
-    for evasions in [true, false] {
-        let tag = format!(", evasions {evasions}");
-        assert_exact_equals_negamax(&ChessEval { evasions }, &cases, true, &tag);
-    }
+    let evals = [true, false].map(|evasions| ChessEval { evasions });
+    assert_exact_equals_negamax(&evals, &cases, true);
 }
 
 /// The search sees the draws: stalemate at the root, a repetition and the

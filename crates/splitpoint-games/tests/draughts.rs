@@ -5,9 +5,12 @@
 
 mod common;
 use common::{
-    Rng, assert_every_algorithm_exact, assert_exact_equals_negamax, damage, legal, play_line,
+    Rng, assert_damaged_positions_refused_or_usable, assert_every_algorithm_exact,
+    assert_exact_equals_negamax, assert_game_over, assert_move_keys_distinct, assert_moves_refused,
+    assert_positions_refused, assert_repetition_rule, assert_scored_as_lost,
+    assert_text_round_trips, evaluate_with_children, legal, ordering_keys, parse, play_line,
+    random_line, with_negamax,
 };
-use splitpoint::oracle::negamax;
 use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, WIN_BOUND};
 use splitpoint_games::draughts::{
     Draughts, DraughtsEval, HISTORY_LEN, KING_MOVES_DRAW, Move, START_FEN, THREE_VS_KING_DRAW,
@@ -15,7 +18,7 @@ use splitpoint_games::draughts::{
 };
 
 fn fen(text: &str) -> Draughts {
-    Draughts::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    parse(text)
 }
 
 /// The legal moves' PDN texts, sorted.
@@ -29,15 +32,7 @@ fn texts(pos: &Draughts) -> Vec<String> {
 /// game ends).
 fn random_position(seed: u64, plies: usize) -> Draughts {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut pos = Draughts::start();
-    for _ in 0..plies {
-        let moves = legal(&pos);
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play(moves[rng.below(moves.len())]);
-    }
-    pos
+    random_line(&Draughts::start(), plies, |n| rng.below(n))
 }
 
 // ---------------------------------------------------------------- perft
@@ -202,18 +197,14 @@ fn ambiguous_captures_are_written_in_full() {
 #[test]
 fn a_side_with_no_move_loses() {
     // White's only man is blocked; Black to move with no pieces; the start.
-    assert_eq!(fen("W:W46:B37,41").outcome(), Some(Outcome::Loss));
-    assert!(legal(&fen("W:W46:B37,41")).is_empty());
+    assert_game_over(&fen("W:W46:B37,41"), Outcome::Loss);
     assert_eq!(fen("B:W46:B").outcome(), Some(Outcome::Loss));
     assert_eq!(Draughts::start().outcome(), None);
     // Taking the last piece wins.
     let pos = fen("W:W32:B27");
     let after = play_line(&pos, "32x21");
     assert_eq!(after.outcome(), Some(Outcome::Loss));
-    assert_eq!(
-        DraughtsEval.terminal_score(&after, Outcome::Loss, 1),
-        -WIN + 1
-    );
+    assert_scored_as_lost(&DraughtsEval, &after, 1);
 }
 
 // ---------------------------------------------------------------- draws
@@ -222,36 +213,25 @@ const DANCE: &str = "36-31 15-20 31-36 20-15";
 
 #[test]
 fn repetitions() {
-    let start = fen("W:WK36,K50:BK1,K15");
-    let back = play_line(&start, DANCE);
-    assert_eq!(back.hash(), start.hash());
-    assert!(back.is_repetition());
-    assert_eq!(back.outcome(), Some(Outcome::Draw));
-    assert!(!play_line(&start, "36-31 15-20 31-36").is_repetition());
-
-    // The same moves as game history: one earlier occurrence is not a draw…
-    let mut root = back.clone();
-    root.make_root();
-    assert_eq!(root.outcome(), None);
-    // …but coming back to the root inside the search is.
-    assert_eq!(play_line(&root, DANCE).outcome(), Some(Outcome::Draw));
-    // Threefold within the game history is a draw at the root.
-    let mut threefold = play_line(&start, &format!("{DANCE} {DANCE}"));
-    threefold.make_root();
-    assert_eq!(threefold.outcome(), Some(Outcome::Draw));
-    // A long dance keeps only the last HISTORY_LEN positions.
-    let long = play_line(&start, &[DANCE; 10].join(" "));
-    assert_eq!(long.history_len(), HISTORY_LEN);
-    assert!(long.is_repetition());
+    assert_repetition_rule(&fen("W:WK36,K50:BK1,K15"), DANCE, HISTORY_LEN);
     // A man move forgets the history.
     let pos = fen("W:W46,K36:BK1,K15");
     let man = play_line(&pos, &format!("{DANCE} 46-41"));
     assert_eq!((man.history_len(), man.king_plies()), (0, 0));
 }
 
-/// Random king moves that neither repeat a position nor allow a capture,
-/// from `pos`, for `plies` plies; checks the outcome before each.
-fn quiet_king_walk(pos: &Draughts, plies: u32, seed: u64, check: impl Fn(&Draughts, u32)) {
+/// Random king moves from `pos` that neither repeat a position nor allow a
+/// capture: the game is drawn after exactly `plies` of them, not before.
+/// `count`, where given, is the rule's counter, which counts them.
+fn assert_draw_after(pos: &Draughts, plies: u8, seed: u64, count: Option<fn(&Draughts) -> u32>) {
+    let plies = u32::from(plies);
+    let check = |pos: &Draughts, ply: u32| {
+        if let Some(count) = count {
+            assert_eq!(count(pos), ply, "{pos:?}");
+        }
+        let expected = (ply == plies).then_some(Outcome::Draw);
+        assert_eq!(pos.outcome(), expected, "{pos:?}");
+    };
     let mut rng = Rng(seed);
     let mut pos = pos.clone();
     for ply in 0..plies {
@@ -272,11 +252,7 @@ fn quiet_king_walk(pos: &Draughts, plies: u32, seed: u64, check: impl Fn(&Draugh
 #[test]
 fn twenty_five_king_moves_each_draw() {
     let start = fen("W:WK36,K47,K3:BK4,K15,K43");
-    quiet_king_walk(&start, KING_MOVES_DRAW as u32, 7, |pos, ply| {
-        assert_eq!(pos.king_plies(), ply);
-        let expected = (ply == KING_MOVES_DRAW as u32).then_some(Outcome::Draw);
-        assert_eq!(pos.outcome(), expected, "{pos:?}");
-    });
+    assert_draw_after(&start, KING_MOVES_DRAW, 7, Some(Draughts::king_plies));
     // A man move resets the count.
     let pos = play_line(&fen("W:W46,K36:BK1,K15"), DANCE);
     assert_eq!(pos.king_plies(), 4);
@@ -287,26 +263,16 @@ fn twenty_five_king_moves_each_draw() {
 fn lone_king_endings_draw() {
     // Three pieces with a king against a lone king: 16 moves each.
     let three = fen("W:WK36,K47,K49:BK15");
-    quiet_king_walk(&three, THREE_VS_KING_DRAW as u32, 3, |pos, ply| {
-        assert_eq!(pos.ending_plies(), ply);
-        let expected = (ply == THREE_VS_KING_DRAW as u32).then_some(Outcome::Draw);
-        assert_eq!(pos.outcome(), expected, "{pos:?}");
-    });
+    assert_draw_after(&three, THREE_VS_KING_DRAW, 3, Some(Draughts::ending_plies));
     // Two pieces (a king and a man) against a lone king: 5 moves each; a man
     // move does not reset the count.
     let two = fen("B:WK36,40:BK15");
     let pos = play_line(&two, "15-20 40-35 20-15 36-31");
     assert_eq!(pos.ending_plies(), 4);
-    quiet_king_walk(&pos, 6, 5, |p, ply| {
-        let expected = (ply + 4 == TWO_VS_KING_DRAW as u32).then_some(Outcome::Draw);
-        assert_eq!(p.outcome(), expected, "{p:?}");
-    });
+    assert_draw_after(&pos, TWO_VS_KING_DRAW - 4, 5, None);
     // King against king.
     let kings = fen("W:WK36:BK15");
-    quiet_king_walk(&kings, TWO_VS_KING_DRAW as u32, 9, |p, ply| {
-        let expected = (ply == TWO_VS_KING_DRAW as u32).then_some(Outcome::Draw);
-        assert_eq!(p.outcome(), expected, "{p:?}");
-    });
+    assert_draw_after(&kings, TWO_VS_KING_DRAW, 9, None);
     // Four pieces against a lone king is no such ending, nor is three men.
     let pos = play_line(&fen("W:WK36,K47,K49,K50:BK15"), "36-31 15-20");
     assert_eq!((pos.ending_plies(), pos.outcome()), (0, None));
@@ -331,9 +297,7 @@ fn fens_round_trip() {
         "B:W46:B",
         "W:W:B1",
     ] {
-        let pos = fen(text);
-        assert_eq!(pos.position_text(), text);
-        assert_eq!(fen(&pos.position_text()).hash(), pos.hash());
+        let pos: Draughts = assert_text_round_trips(text);
         assert_eq!(fen(&hub_position(&pos)), pos);
     }
     assert_eq!(fen("start"), Draughts::start());
@@ -352,7 +316,7 @@ fn fens_round_trip() {
 
 #[test]
 fn bad_fens_are_errors() {
-    for text in [
+    assert_positions_refused::<Draughts>(&[
         "",
         "  ",
         "W",
@@ -377,12 +341,7 @@ fn bad_fens_are_errors() {
         "W:W31-50:B1-20\u{301}",
         "W:W３１:B1",
         "W:W99999999999999999999:B1",
-    ] {
-        assert!(
-            Draughts::parse_position(text).is_err(),
-            "{text:?} should not parse"
-        );
-    }
+    ]);
     let err = Draughts::parse_position("W:W31-50:B1-20,20").unwrap_err();
     assert!(err.message.contains("20"), "{err}");
     let err = Draughts::parse_position("W:W31-50:B1-31").unwrap_err();
@@ -394,73 +353,57 @@ fn bad_fens_are_errors() {
 #[test]
 fn damaged_fens_are_refused_or_usable() {
     const ALPHABET: &[u8] = b"WBK0123456789:,- xw";
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let mut usable = 0;
-    for base in [
+    let bases = [
         START_FEN,
         "B:WK1-3,28:B7,K44,K46-48",
         "B:W23,32,37-40,44-47,49,50:B1-11,13-15,21,35,K26",
-    ] {
-        for _ in 0..3000 {
-            let text = damage(base, ALPHABET, &mut rng);
-            let Ok(pos) = Draughts::parse_position(&text) else {
-                continue;
-            };
-            usable += 1;
-            let _ = (pos.outcome(), DraughtsEval.evaluate(&pos));
-            for &mv in &legal(&pos) {
-                let text = pos.move_text(mv);
-                assert_eq!(pos.parse_move(&text), Ok(mv), "{text} in {pos:?}");
-                let child = pos.play(mv);
-                let _ = (child.outcome(), DraughtsEval.evaluate(&child));
-            }
-            assert_eq!(fen(&pos.position_text()).hash(), pos.hash());
+    ];
+    assert_damaged_positions_refused_or_usable(&bases, ALPHABET, |pos: &Draughts| {
+        evaluate_with_children(pos, &DraughtsEval);
+        for &mv in &legal(pos) {
+            let text = pos.move_text(mv);
+            assert_eq!(pos.parse_move(&text), Ok(mv), "{text} in {pos:?}");
         }
-    }
-    assert!(usable > 100, "only {usable} damaged FENs read");
+    });
 }
 
 #[test]
 fn bad_moves_are_errors() {
     let start = Draughts::start();
-    for text in [
-        "",
-        " ",
-        "32",
-        "32-",
-        "-28",
-        "32-28-23",
-        "32x28",
-        "32-27x",
-        "31-27-22",
-        "0-5",
-        "51-46",
-        "32-29",
-        "28-32",
-        "19-23",
-        "32--28",
-        "x",
-        "32x",
-        "a1-b2",
-        "32–28",
-        "🙂",
-        "32-28\u{0}",
-        "99999999999999999999-1",
-    ] {
-        let result = start.parse_move(text);
-        assert!(
-            result.is_err(),
-            "{text:?} should not be a move, got {result:?}"
-        );
-    }
+    assert_moves_refused(
+        &start,
+        &[
+            "",
+            " ",
+            "32",
+            "32-",
+            "-28",
+            "32-28-23",
+            "32x28",
+            "32-27x",
+            "31-27-22",
+            "0-5",
+            "51-46",
+            "32-29",
+            "28-32",
+            "19-23",
+            "32--28",
+            "x",
+            "32x",
+            "a1-b2",
+            "32–28",
+            "🙂",
+            "32-28\u{0}",
+            "99999999999999999999-1",
+        ],
+    );
     let err = start.parse_move("32-29").unwrap_err();
     assert!(err.message.contains("not legal"), "{err}");
     let err = start.parse_move("hello").unwrap_err();
     assert!(err.message.contains("not a move"), "{err}");
     // Hub's form of a capture that is not there.
     let pos = fen("W:W32,35:B17,27,30");
-    assert!(pos.parse_move("32x12x27").is_err());
-    assert!(pos.parse_move("32x12x27x17x17").is_err());
+    assert_moves_refused(&pos, &["32x12x27", "32x12x27x17x17"]);
     assert!(pos.parse_move("32x21x12").is_ok());
 }
 
@@ -469,12 +412,7 @@ fn moves_are_small_and_keys_distinct() {
     assert!(std::mem::size_of::<Move>() <= 16);
     assert!(std::mem::size_of::<Draughts>() <= 48 + 8 * HISTORY_LEN);
     for seed in 0..40 {
-        let pos = random_position(seed, 60);
-        let moves = legal(&pos);
-        let mut keys: Vec<u16> = moves.iter().map(|&m| Draughts::move_key(m)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        assert_eq!(keys.len(), moves.len(), "{pos:?}");
+        assert_move_keys_distinct(&random_position(seed, 60));
     }
 }
 
@@ -594,18 +532,9 @@ fn mirror(pos: &Draughts) -> Draughts {
 
 #[test]
 fn ordering_puts_captures_and_promotions_first() {
-    let pos = fen("W:W6,35,K46:B20");
-    let moves = legal(&pos);
-    let mut keys = vec![0; moves.len()];
-    DraughtsEval.order_moves(&pos, &moves, &mut keys);
-    let key = |text: &str| {
-        keys[moves
-            .iter()
-            .position(|&m| pos.move_text(m) == text)
-            .unwrap()]
-    };
-    assert!(key("6-1") > key("35-30"));
-    assert!(key("35-30") > key("46-41"));
+    let key = ordering_keys(&DraughtsEval, &fen("W:W6,35,K46:B20"));
+    assert!(key["6-1"] > key["35-30"]);
+    assert!(key["35-30"] > key["46-41"]);
 }
 
 // ---------------------------------------------------------------- search
@@ -641,26 +570,20 @@ fn exact_search_equals_negamax() {
         .iter()
         .flat_map(|p| [1, 2, 3, 4].map(|depth| (p, depth)))
         .collect();
-    assert_exact_equals_negamax(&DraughtsEval, &cases, false, "");
+    assert_exact_equals_negamax(&[DraughtsEval], &cases, false);
 }
 
 #[test]
 fn every_algorithm_and_thread_count_is_exact() {
-    let depth = 6;
-    let cases: Vec<(Draughts, i32, i32)> = [
+    let positions = [
         Draughts::start(),
         fen("W:W33,35,40,41,47:B2,4,5,8,10,16,17"),
         fen("B:W25,38,K23:B11,14,16,21,K39"),
         random_position(3, 24),
         random_position(8, 50),
         middlegames()[0].1.clone(),
-    ]
-    .into_iter()
-    .map(|p| {
-        let score = negamax(&p, &DraughtsEval, depth);
-        (p, depth, score)
-    })
-    .collect();
+    ];
+    let cases = with_negamax(&DraughtsEval, positions.map(|p| (p, 6)));
     assert_every_algorithm_exact(&DraughtsEval, &cases);
 }
 

@@ -5,32 +5,15 @@
 
 use std::time::{Duration, Instant};
 
-use splitpoint::oracle::negamax;
 use splitpoint::testing::iterative_vs_recursive;
-use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, MoveList};
-use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
+use splitpoint::{Algorithm, Engine, Game, INFINITY, Limits};
+use splitpoint_games::othello::{OthelloEval, OthelloExact};
 use splitpoint_games::synthetic::SyntheticEval;
 
 mod common;
-use common::{assert_exact_result, tree};
+use common::{assert_same_steps, bigger_trees_splits, legal, random_othello, tree};
 
-/// Asserts the iterative and recursive searches agree on everything.
-fn same_search<G: Game, E: Evaluator<G>>(
-    root: &G,
-    eval: &E,
-    depth: i32,
-    exact: bool,
-    window: (i32, i32),
-    tag: &str,
-) {
-    let (recursive, iterative) = iterative_vs_recursive(root, eval, depth, exact, window);
-    assert!(recursive.stats.nodes > 0, "{tag}: nothing searched");
-    assert_eq!(iterative.score, recursive.score, "{tag}: score");
-    assert_eq!(iterative.stats.nodes, recursive.stats.nodes, "{tag}: nodes");
-    assert_eq!(iterative.best_move, recursive.best_move, "{tag}: best move");
-    assert_eq!(iterative.pv, recursive.pv, "{tag}: pv");
-    assert_eq!(iterative.stats, recursive.stats, "{tag}: stats");
-}
+const FULL: (i32, i32) = (-INFINITY, INFINITY);
 
 #[test]
 fn iterative_search_equals_recursive_on_synthetic_trees() {
@@ -42,14 +25,8 @@ fn iterative_search_equals_recursive_on_synthetic_trees() {
         for depth in [1, d as i32 / 2, d as i32, d as i32 + 2] {
             for exact in [true, false] {
                 let tag = format!("{} depth {depth} exact {exact}", root.position_text());
-                same_search(
-                    &root,
-                    &SyntheticEval,
-                    depth,
-                    exact,
-                    (-INFINITY, INFINITY),
-                    &tag,
-                );
+                let runs = iterative_vs_recursive(&root, &SyntheticEval, depth, exact, FULL);
+                assert_same_steps(runs, &tag);
             }
         }
         // Narrow windows at the root: fail highs, fail lows, null windows.
@@ -61,61 +38,36 @@ fn iterative_search_equals_recursive_on_synthetic_trees() {
             (v, v + 1),
         ] {
             let tag = format!("{} window {window:?}", root.position_text());
-            same_search(&root, &SyntheticEval, d as i32, seed % 2 == 0, window, &tag);
+            let exact = seed % 2 == 0;
+            let runs = iterative_vs_recursive(&root, &SyntheticEval, d as i32, exact, window);
+            assert_same_steps(runs, &tag);
         }
     }
 }
 
 #[test]
 fn iterative_search_equals_recursive_on_othello() {
-    let mut pos = Othello::parse_position("start").unwrap();
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-    for ply in 0..48 {
-        if ply % 8 == 3 {
-            for exact in [true, false] {
-                let tag = format!("{} exact {exact}", pos.position_text());
-                same_search(&pos, &OthelloEval, 5, exact, (-INFINITY, INFINITY), &tag);
-            }
+    // Every eighth position along one seeded game.
+    for ply in (3..48).step_by(8) {
+        let pos = random_othello(1, ply);
+        for exact in [true, false] {
+            let tag = format!("{} exact {exact}", pos.position_text());
+            let runs = iterative_vs_recursive(&pos, &OthelloEval, 5, exact, FULL);
+            assert_same_steps(runs, &tag);
         }
-        let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        pos = pos.play(moves[(rng % moves.len() as u64) as usize]);
     }
-    // Near the end, with the exact evaluator and its leaf solver.
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    if !moves.is_empty() {
-        let tag = format!("{} exact endgame", pos.position_text());
-        same_search(&pos, &OthelloExact, 8, true, (-INFINITY, INFINITY), &tag);
-    }
+    // Near the end, with the exact evaluator and its leaf solver. The game
+    // goes on here, so none of the positions above came after its end.
+    let pos = random_othello(1, 48);
+    assert!(!legal(&pos).is_empty());
+    let runs = iterative_vs_recursive(&pos, &OthelloExact, 8, true, FULL);
+    assert_same_steps(runs, &format!("{} exact endgame", pos.position_text()));
 }
 
 #[test]
 fn dts_splits_on_bigger_trees_and_stays_exact() {
     for threads in [2, 3, 4, 8] {
-        let mut engine = Engine::new(SyntheticEval, 4);
-        engine.set_parallelism(Algorithm::Dts, threads);
-        let mut splits = 0;
-        for seed in 0..6 {
-            let root = tree(&format!("b=6,d=8,seed={seed},q=0.6"));
-            let expected = negamax(&root, &SyntheticEval, 8);
-            let r = engine.search(&root, &Limits::to_depth(8).exact());
-            assert_exact_result(
-                &r,
-                &root,
-                &SyntheticEval,
-                8,
-                expected,
-                &format!("dts × {threads}, seed {seed}"),
-            );
-            splits += r.stats.splits;
-        }
+        let splits = bigger_trees_splits(Algorithm::Dts, threads, 0..6);
         assert!(splits > 0, "dts × {threads} never split");
     }
 }

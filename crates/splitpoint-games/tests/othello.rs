@@ -1,46 +1,16 @@
 //! Othello: rules (perft, flips, mobility), text forms, and the exact endgame
 //! solver against brute force.
 
-use splitpoint::{Engine, Evaluator, Game, INFINITY, Limits, MoveList, Outcome, Score};
+use splitpoint::{Engine, Evaluator, Game, INFINITY, Limits, MoveList, Outcome, Score, perft};
 use splitpoint_games::othello::{
     Othello, OthelloEval, OthelloExact, OthelloMove, SOLVE_EMPTIES, ffo_positions, flips,
     last_flip_count, mobility, solve_limits,
 };
 
-/// A small deterministic generator (xorshift64*), so the tests need no crate.
-struct Rng(u64);
+mod common;
+use common::{Rng, legal};
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn perft(pos: &Othello, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    if moves.is_empty() {
-        return 1;
-    }
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&mv| perft(&pos.play(mv), depth - 1))
-        .sum()
-}
-
+/// Counted by the generic perft (a game that ends sooner is one leaf).
 #[test]
 fn perft_from_the_start() {
     let expected = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
@@ -54,10 +24,8 @@ fn perft_from_the_start() {
 /// (or the finished game, if it ends first).
 fn random_position(rng: &mut Rng, empties: u32) -> Othello {
     let mut pos = Othello::start();
-    let mut moves = MoveList::new();
     while pos.empty_count() > empties {
-        moves.clear();
-        pos.generate_moves(&mut moves);
+        let moves = legal(&pos);
         if moves.is_empty() {
             break;
         }
@@ -111,8 +79,8 @@ fn flips_and_mobility_match_a_naive_reference() {
             };
             (pos.player(), pos.opponent())
         } else {
-            let a = rng.next();
-            let b = rng.next() & rng.next() | rng.next() & rng.next();
+            let a = rng.bits();
+            let b = rng.bits() & rng.bits() | rng.bits() & rng.bits();
             (a & !b, b & !a)
         };
         let empties = !(p | o);
@@ -136,7 +104,7 @@ fn last_flip_count_matches_flips() {
     let mut rng = Rng(42);
     for _ in 0..20_000 {
         let sq = rng.below(64);
-        let player = rng.next() & !(1 << sq);
+        let player = rng.bits() & !(1 << sq);
         let opponent = !player & !(1 << sq);
         assert_eq!(
             last_flip_count(sq, player),

@@ -6,39 +6,27 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use splitpoint::oracle::negamax;
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Outcome, Score};
+use splitpoint::{Algorithm, Engine, Evaluator, Limits, Outcome, Score};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
 mod common;
-use common::{assert_exact_result, stopped_after, tree};
+use common::{assert_cases_exact, stopped_after, tree, with_negamax};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 
 #[test]
 fn every_algorithm_is_exact_on_synthetic_trees() {
     // 100 trees; each algorithm × thread count searches every one.
-    let trees: Vec<(Synthetic, i32, i32)> = (0..100u64)
-        .map(|seed| {
-            let b = 3 + seed % 5; // 3..7
-            let d = 4 + seed % 3; // 4..6
-            let q = (seed % 4) as f32 / 3.0;
-            let root = tree(&format!("b={b},d={d},seed={seed},q={q}"));
-            let depth = d as i32;
-            (root, depth, negamax(&root, &SyntheticEval, depth))
-        })
-        .collect();
+    let trees = (0..100u64).map(|seed| {
+        let b = 3 + seed % 5; // 3..7
+        let d = 4 + seed % 3; // 4..6
+        let q = (seed % 4) as f32 / 3.0;
+        (tree(&format!("b={b},d={d},seed={seed},q={q}")), d as i32)
+    });
+    let trees = with_negamax(&SyntheticEval, trees);
     for algorithm in Algorithm::ALL {
         for threads in THREADS {
-            let mut engine = Engine::new(SyntheticEval, 1);
-            engine.set_parallelism(algorithm, threads);
-            for (root, depth, expected) in &trees {
-                engine.clear();
-                let r = engine.search(root, &Limits::to_depth(*depth).exact());
-                let tag = format!("{algorithm} × {threads} on {}", root.position_text());
-                assert_eq!(r.depth, *depth, "{tag}: depth");
-                assert_exact_result(&r, root, &SyntheticEval, *depth, *expected, &tag);
-            }
+            assert_cases_exact(&SyntheticEval, 1, algorithm, threads, &trees);
         }
     }
 }
@@ -207,36 +195,21 @@ fn normal_mode_gives_legal_moves_and_sane_scores() {
 
 mod othello {
     use super::THREADS;
-    use super::common::{assert_exact_result, random_othello};
-    use splitpoint::oracle::negamax;
-    use splitpoint::{Algorithm, Engine, Game, Limits};
+    use super::common::{assert_cases_exact, othello_cases, random_othello};
+    use splitpoint::{Algorithm, Engine, Game};
     use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, solve_limits};
 
     #[test]
     fn every_algorithm_is_exact_on_othello_midgames() {
         // 20 midgame positions at depth 4 and 5, against plain negamax.
-        let cases: Vec<(Othello, i32, i32)> = (0..20u64)
-            .map(|seed| {
-                let pos = random_othello(seed, 10 + (seed % 20) as usize);
-                let depth = 4 + (seed % 2) as i32;
-                (pos, depth, negamax(&pos, &OthelloEval, depth))
-            })
-            .filter(|(pos, _, _)| pos.outcome().is_none())
-            .collect();
+        let cases = othello_cases((0..20u64).map(|seed| {
+            let (plies, depth) = (10 + (seed % 20) as usize, 4 + (seed % 2) as i32);
+            (seed, plies, depth)
+        }));
         assert!(cases.len() >= 18);
         for algorithm in Algorithm::ALL {
             for threads in THREADS {
-                let mut engine = Engine::new(OthelloEval, 2);
-                engine.set_parallelism(algorithm, threads);
-                for (pos, depth, expected) in &cases {
-                    engine.clear();
-                    let r = engine.search(pos, &Limits::to_depth(*depth).exact());
-                    let tag = format!(
-                        "{algorithm} × {threads} at depth {depth} on {}",
-                        pos.position_text()
-                    );
-                    assert_exact_result(&r, pos, &OthelloEval, *depth, *expected, &tag);
-                }
+                assert_cases_exact(&OthelloEval, 2, algorithm, threads, &cases);
             }
         }
     }

@@ -8,67 +8,46 @@ use std::time::Duration;
 
 use splitpoint::oracle::negamax;
 use splitpoint::testing::pv_split::{Delays, with_delays};
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, SearchResult};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Stats};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
 mod common;
-use common::{random_othello, stopped_after, tree};
+use common::{assert_cases_exact, stopped_after, tree, with_negamax};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 
 /// 120 trees of 5 moves a node, 6 plies, mixed move-ordering quality.
 fn synthetic_cases() -> Vec<(Synthetic, i32, i32)> {
-    (0..120u64)
-        .map(|seed| {
-            let q = [0.5, 0.2, 0.8][(seed % 3) as usize];
-            let root = tree(&format!("b=5,d=6,seed={seed},q={q}"));
-            (root, 6, negamax(&root, &SyntheticEval, 6))
-        })
-        .collect()
+    let trees = (0..120u64).map(|seed| {
+        let q = [0.5, 0.2, 0.8][(seed % 3) as usize];
+        (tree(&format!("b=5,d=6,seed={seed},q={q}")), 6)
+    });
+    with_negamax(&SyntheticEval, trees)
 }
 
 fn othello_cases() -> Vec<(Othello, i32, i32)> {
-    (0..6u64)
-        .map(|seed| {
-            let pos = random_othello(seed, 12 + 3 * seed as usize);
-            let depth = 5 + (seed % 2) as i32;
-            (pos, depth, negamax(&pos, &OthelloEval, depth))
-        })
-        .filter(|(pos, _, _)| pos.outcome().is_none())
-        .collect()
+    common::othello_cases(
+        (0..6u64).map(|seed| (seed, 12 + 3 * seed as usize, 5 + (seed % 2) as i32)),
+    )
 }
 
 /// Searches every case in exact mode at `threads` and checks the score, the
-/// depth, and that the best move's own negamax value is the score. Returns
-/// the summed statistics.
+/// depth, that the best move's own negamax value is the score, and that the
+/// PV starts with it. Returns the summed statistics.
 fn check_exact<G: Game, E: Evaluator<G> + Clone>(
     eval: &E,
     cases: &[(G, i32, i32)],
     threads: usize,
     tag: &str,
-) -> splitpoint::Stats {
-    let mut engine = Engine::new(eval.clone(), 2);
-    engine.set_parallelism(Algorithm::PvSplit, threads);
-    let mut sum = splitpoint::Stats::default();
-    for (pos, depth, expected) in cases {
-        engine.clear();
-        let r: SearchResult<G::Move> = engine.search(pos, &Limits::to_depth(*depth).exact());
-        let tag = format!(
-            "{tag} × {threads} at depth {depth} on {}",
-            pos.position_text()
-        );
-        assert_eq!(r.score, *expected, "{tag}: score");
-        assert_eq!(r.depth, *depth, "{tag}: depth");
-        let mv = r.best_move.expect("a move");
-        assert_eq!(
-            -negamax(&pos.play(mv), eval, depth - 1),
-            *expected,
-            "{tag}: best move"
-        );
+) -> Stats {
+    let results = assert_cases_exact(eval, 2, Algorithm::PvSplit, threads, cases);
+    let mut sum = Stats::default();
+    for (r, (pos, _, _)) in results.iter().zip(cases) {
+        let tag = format!("{tag} × {threads} on {}", pos.position_text());
         assert_eq!(
             r.pv.first(),
-            Some(&mv),
+            r.best_move.as_ref(),
             "{tag}: the PV starts with the move"
         );
         sum += r.stats;

@@ -5,16 +5,18 @@
 
 mod common;
 use common::{
-    Rng, assert_every_algorithm_exact, assert_exact_equals_negamax, damage, legal, play_line,
+    Rng, assert_damaged_positions_refused_or_usable, assert_every_algorithm_exact,
+    assert_exact_equals_negamax, assert_game_over, assert_move_keys_distinct,
+    assert_scored_as_lost, assert_text_round_trips, evaluate_with_children, legal, ordering_keys,
+    parse, play_line, with_negamax,
 };
-use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN};
 use splitpoint_games::xiangqi::{
     Color, HISTORY_LEN, Move, START_FEN, Square, Xiangqi, XiangqiEval, middlegames, perft,
 };
 
 fn fen(text: &str) -> Xiangqi {
-    Xiangqi::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    parse(text)
 }
 
 /// A position from a list of pieces such as `"Kd0 ke9 Ra8"` (FEN letter,
@@ -52,7 +54,6 @@ fn setup(pieces: &str, side: char) -> Xiangqi {
     fen(&format!("{} {side}", rows.join("/")))
 }
 
-/// Plays space-separated ICCS moves from `pos`.
 /// The squares the piece on `from` may move to, sorted.
 fn targets(pos: &Xiangqi, from: &str) -> Vec<String> {
     let mut to: Vec<String> = legal(pos)
@@ -64,10 +65,16 @@ fn targets(pos: &Xiangqi, from: &str) -> Vec<String> {
     to
 }
 
-fn squares(list: &str) -> Vec<String> {
-    let mut v: Vec<String> = list.split_whitespace().map(str::to_string).collect();
-    v.sort();
-    v
+/// Asserts where pieces may move in the position of `pieces` (see [`setup`]):
+/// each (from, the squares it may move to, in any order).
+#[track_caller]
+fn assert_targets(pieces: &str, side: char, expected: &[(&str, &str)]) {
+    let pos = setup(pieces, side);
+    for (from, to) in expected {
+        let mut to: Vec<&str> = to.split_whitespace().collect();
+        to.sort();
+        assert_eq!(targets(&pos, from), to, "{pieces} {side}: {from}");
+    }
 }
 
 // ---------------------------------------------------------------- perft
@@ -101,9 +108,7 @@ fn fen_round_trips() {
         "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
         "4k4/4a4/4ba3/9/2p6/9/9/4B4/4A4/3AK4 b - - 17 42",
     ] {
-        let pos = fen(text);
-        assert_eq!(pos.position_text(), text);
-        assert_eq!(fen(&pos.position_text()).hash(), pos.hash());
+        assert_text_round_trips::<Xiangqi>(text);
     }
     assert_eq!(fen("startpos"), Xiangqi::start());
     assert_eq!(fen("  start "), Xiangqi::start());
@@ -195,32 +200,16 @@ fn bad_fens_are_errors_with_clear_messages() {
 #[test]
 fn damaged_fens_are_refused_or_usable() {
     const ALPHABET: &[u8] = b"kabnrcpKABNRCP123456789/ -wb0x";
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let mut usable = 0;
     let bases = [
         START_FEN,
         "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w - - 4 5",
         "4k4/4a4/4ba3/9/2p6/9/9/4B4/4A4/3AK4 b - - 17 42",
     ];
-    for base in bases {
-        for _ in 0..3000 {
-            let text = damage(base, ALPHABET, &mut rng);
-            let Ok(pos) = Xiangqi::parse_position(&text) else {
-                continue;
-            };
-            usable += 1;
-            let eval = XiangqiEval::default();
-            let _ = (pos.outcome(), eval.evaluate(&pos));
-            let mut noisy = MoveList::new();
-            eval.noisy_moves(&pos, &mut noisy);
-            for &mv in &legal(&pos) {
-                let child = pos.play(mv);
-                let _ = (child.outcome(), eval.evaluate(&child));
-            }
-            assert_eq!(fen(&pos.position_text()).hash(), pos.hash());
-        }
-    }
-    assert!(usable > 100, "only {usable} damaged FENs read");
+    let eval = XiangqiEval::default();
+    assert_damaged_positions_refused_or_usable(&bases, ALPHABET, |pos: &Xiangqi| {
+        evaluate_with_children(pos, &eval);
+        eval.noisy_moves(pos, &mut MoveList::new());
+    });
 }
 
 #[test]
@@ -270,11 +259,7 @@ fn moves_and_positions_are_small() {
     assert_eq!(std::mem::size_of::<Move>(), 2);
     // Copied at every move: a 90-byte board, two bitsets and the history.
     assert!(std::mem::size_of::<Xiangqi>() <= 160 + 8 * HISTORY_LEN);
-    let moves = legal(&Xiangqi::start());
-    let mut keys: Vec<u16> = moves.iter().map(|&m| Xiangqi::move_key(m)).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    assert_eq!(keys.len(), moves.len());
+    assert_move_keys_distinct(&Xiangqi::start());
 }
 
 /// Random games: every move's text reads back as the move (ICCS and UCI), the
@@ -311,78 +296,54 @@ fn random_games_keep_text_and_hash_consistent() {
 
 #[test]
 fn general_and_advisors_stay_in_the_palace() {
-    let pos = setup("Kf2 Ae1 kd9", 'w');
-    assert_eq!(targets(&pos, "f2"), squares("e2 f1"));
-    assert_eq!(targets(&pos, "e1"), squares("d0 f0 d2"));
-    let pos = setup("Kd0 kf7 af8", 'b');
-    assert_eq!(targets(&pos, "f7"), squares("e7"));
-    assert_eq!(targets(&pos, "f8"), squares("e7 e9"));
+    assert_targets("Kf2 Ae1 kd9", 'w', &[("f2", "e2 f1"), ("e1", "d0 f0 d2")]);
+    assert_targets("Kd0 kf7 af8", 'b', &[("f7", "e7"), ("f8", "e7 e9")]);
 }
 
 #[test]
 fn generals_may_not_face_each_other() {
     // The red general may not step onto the open d-file.
-    let pos = setup("Ke0 kd9", 'w');
-    assert_eq!(targets(&pos, "e0"), squares("e1 f0"));
+    assert_targets("Ke0 kd9", 'w', &[("e0", "e1 f0")]);
     // A piece between the generals may not leave the file.
-    let pos = setup("Ke0 Ne4 ke9", 'w');
-    assert!(targets(&pos, "e4").is_empty());
+    assert_targets("Ke0 Ne4 ke9", 'w', &[("e4", "")]);
     // A cannon between them may move along it.
-    let pos = setup("Ke0 Ce4 ke9", 'w');
-    assert_eq!(targets(&pos, "e4"), squares("e1 e2 e3 e5 e6 e7 e8"));
+    assert_targets("Ke0 Ce4 ke9", 'w', &[("e4", "e1 e2 e3 e5 e6 e7 e8")]);
 }
 
 #[test]
 fn elephants_are_blocked_on_the_eye_and_stay_home() {
-    let pos = setup("Kd0 Be2 nd1 Nf3 kf9", 'w');
-    assert_eq!(targets(&pos, "e2"), squares("c4 g0"));
-    let pos = setup("Kd0 Bc4 kf9", 'w');
-    assert_eq!(targets(&pos, "c4"), squares("a2 e2"));
-    let pos = setup("Kd0 kf9 bc5", 'b');
-    assert_eq!(targets(&pos, "c5"), squares("a7 e7"));
+    assert_targets("Kd0 Be2 nd1 Nf3 kf9", 'w', &[("e2", "c4 g0")]);
+    assert_targets("Kd0 Bc4 kf9", 'w', &[("c4", "a2 e2")]);
+    assert_targets("Kd0 kf9 bc5", 'b', &[("c5", "a7 e7")]);
 }
 
 #[test]
 fn horses_are_blocked_on_the_leg() {
-    let pos = setup("Kd0 Ne4 Pe5 kf9", 'w');
-    assert_eq!(targets(&pos, "e4"), squares("c3 c5 d2 f2 g3 g5"));
-    let pos = setup("Kd0 Ne4 kf9", 'w');
-    assert_eq!(targets(&pos, "e4").len(), 8);
+    assert_targets("Kd0 Ne4 Pe5 kf9", 'w', &[("e4", "c3 c5 d2 f2 g3 g5")]);
+    assert_eq!(targets(&setup("Kd0 Ne4 kf9", 'w'), "e4").len(), 8);
 }
 
 #[test]
 fn cannons_capture_over_exactly_one_screen() {
-    let pos = setup("Kd0 Ca2 Pa5 ra7 ra9 kf9", 'w');
-    assert_eq!(
-        targets(&pos, "a2"),
-        squares("a0 a1 a3 a4 a7 b2 c2 d2 e2 f2 g2 h2 i2")
-    );
+    let over_one = "a0 a1 a3 a4 a7 b2 c2 d2 e2 f2 g2 h2 i2";
+    assert_targets("Kd0 Ca2 Pa5 ra7 ra9 kf9", 'w', &[("a2", over_one)]);
     // No screen, no capture; two screens, no capture either.
-    let pos = setup("Kd0 Ca2 ra7 kf9", 'w');
-    assert_eq!(
-        targets(&pos, "a2"),
-        squares("a0 a1 a3 a4 a5 a6 b2 c2 d2 e2 f2 g2 h2 i2")
-    );
+    let no_screen = "a0 a1 a3 a4 a5 a6 b2 c2 d2 e2 f2 g2 h2 i2";
+    assert_targets("Kd0 Ca2 ra7 kf9", 'w', &[("a2", no_screen)]);
     let pos = setup("Kd0 Ca2 Pa5 ra6 ra7 kf9", 'w');
     assert!(!targets(&pos, "a2").contains(&"a7".to_string()));
     // A cannon checks only over a screen; the screen may step aside, but
     // not along the line.
     assert!(!setup("Kd0 cd7 kf9", 'w').in_check());
-    let pos = setup("Kd0 Pd5 cd7 kf9", 'w');
-    assert!(pos.in_check());
-    assert_eq!(targets(&pos, "d5"), squares("c5 e5"));
-    assert_eq!(targets(&pos, "d0"), squares("e0"));
+    assert!(setup("Kd0 Pd5 cd7 kf9", 'w').in_check());
+    assert_targets("Kd0 Pd5 cd7 kf9", 'w', &[("d5", "c5 e5"), ("d0", "e0")]);
 }
 
 #[test]
 fn soldiers_go_sideways_only_across_the_river() {
-    let pos = setup("Kd0 Pc4 Pe6 Pi9 ke9", 'w');
-    assert_eq!(targets(&pos, "c4"), squares("c5"));
-    assert_eq!(targets(&pos, "e6"), squares("d6 e7 f6"));
-    assert_eq!(targets(&pos, "i9"), squares("h9"));
-    let pos = setup("Kd0 ke9 pc5 pe3", 'b');
-    assert_eq!(targets(&pos, "c5"), squares("c4"));
-    assert_eq!(targets(&pos, "e3"), squares("d3 e2 f3"));
+    let red = [("c4", "c5"), ("e6", "d6 e7 f6"), ("i9", "h9")];
+    assert_targets("Kd0 Pc4 Pe6 Pi9 ke9", 'w', &red);
+    assert_targets("Kd0 ke9 pc5 pe3", 'b', &[("c5", "c4"), ("e3", "d3 e2 f3")]);
 }
 
 // ---------------------------------------------------------------- game ends
@@ -394,13 +355,9 @@ fn checkmate_and_stalemate_both_lose() {
     assert_eq!(mate.outcome(), Some(Outcome::Loss));
     let stalemate = setup("Kf0 Re5 Ra8 kd9", 'b');
     assert!(!stalemate.in_check());
-    assert!(legal(&stalemate).is_empty());
-    assert_eq!(stalemate.outcome(), Some(Outcome::Loss));
+    assert_game_over(&stalemate, Outcome::Loss);
     assert_eq!(Xiangqi::start().outcome(), None);
-    assert_eq!(
-        XiangqiEval::default().terminal_score(&stalemate, Outcome::Loss, 3),
-        -WIN + 3
-    );
+    assert_scored_as_lost(&XiangqiEval::default(), &stalemate, 3);
 }
 
 #[test]
@@ -486,14 +443,11 @@ fn noisy_moves_are_captures_or_all_evasions() {
 fn ordering_hints_follow_mvv_lva() {
     // The soldier and the horse can both take the rook; the cannon takes a soldier.
     let pos = setup("Kd0 Pe6 Nd5 Ca2 Pa5 re7 pa6 kf9", 'w');
-    let moves = legal(&pos);
-    let mut keys = vec![0; moves.len()];
-    XiangqiEval::default().order_moves(&pos, &moves, &mut keys);
-    let key = |iccs: &str| keys[moves.iter().position(|&m| m.to_string() == iccs).unwrap()];
-    assert!(key("e6e7") > key("d5e7"));
-    assert!(key("d5e7") > key("a2a6"));
-    assert!(key("a2a6") > 0);
-    assert_eq!(key("e6d6"), 0);
+    let key = ordering_keys(&XiangqiEval::default(), &pos);
+    assert!(key["e6e7"] > key["d5e7"]);
+    assert!(key["d5e7"] > key["a2a6"]);
+    assert!(key["a2a6"] > 0);
+    assert_eq!(key["e6d6"], 0);
 }
 
 #[test]
@@ -582,28 +536,20 @@ fn exact_search_equals_negamax() {
         .flat_map(|p| [(p, 2), (p, 3)])
         .chain(larger.iter().map(|p| (p, 2)))
         .collect();
-    for evasions in [true, false] {
-        let tag = format!(", evasions {evasions}");
-        assert_exact_equals_negamax(&XiangqiEval { evasions }, &cases, true, &tag);
-    }
+    let evals = [true, false].map(|evasions| XiangqiEval { evasions });
+    assert_exact_equals_negamax(&evals, &cases, true);
 }
 
 #[test]
 fn every_algorithm_and_thread_count_is_exact() {
     let eval = XiangqiEval::default();
-    let cases: Vec<(Xiangqi, i32, i32)> = [
+    let positions = [
         (larger_positions()[0].clone(), 2),
         (setup("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'w'), 3),
         (setup("Kf1 Nc4 Cc2 Pe5 kd8 nf5 pd3", 'b'), 3),
         (setup("Kf0 Ra0 Rb8 kd9", 'w'), 3),
-    ]
-    .into_iter()
-    .map(|(p, depth)| {
-        let score = negamax(&p, &eval, depth);
-        (p, depth, score)
-    })
-    .collect();
-    assert_every_algorithm_exact(&eval, &cases);
+    ];
+    assert_every_algorithm_exact(&eval, &with_negamax(&eval, positions));
 }
 
 #[test]
