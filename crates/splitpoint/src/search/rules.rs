@@ -50,7 +50,7 @@ impl<G: Game> Worker<G> {
     /// settled at once — a finished game, the evaluator's exact leaf solver,
     /// or (outside exact mode, at non-PV nodes) a table entry whose bound
     /// decides it — else `Ok` with the table's move to try first.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn visit<E: Evaluator<G>>(
         &mut self,
         ctx: &SearchContext<G, E>,
@@ -97,7 +97,7 @@ impl<G: Game> Worker<G> {
     /// Step 7 of a node: stores its result — `best` (fail-soft) against the
     /// window `(original_alpha, beta)` it was searched with — as the bound
     /// it is.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn store<E: Evaluator<G>>(
         &self,
