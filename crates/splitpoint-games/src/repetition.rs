@@ -1,11 +1,13 @@
 //! The repetition rule the games with histories share, and the history
 //! they keep for it.
 
+use splitpoint::ParseError;
+
 /// The hashes of the positions before this one, oldest first, the last `N`
 /// at most: positions are copied at every move, so a small array rather than
 /// a growing list, and repetitions further back are not seen. The first
 /// `game_len` come from the game before the search root.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub(crate) struct History<const N: usize> {
     hashes: [u64; N],
     len: u8,
@@ -67,6 +69,61 @@ impl<const N: usize> History<N> {
             self.game_len as usize,
         )
     }
+}
+
+/// Histories are equal when they remember the same positions (what lies in
+/// the array past `len` is left over from before a clear).
+impl<const N: usize> PartialEq for History<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.game_len == other.game_len
+            && self.hashes[..self.len as usize] == other.hashes[..other.len as usize]
+    }
+}
+
+impl<const N: usize> Eq for History<N> {}
+
+impl<const N: usize> History<N> {
+    /// The history as one line of text, for a position's bytes
+    /// ([`Game::to_bytes`](splitpoint::Game::to_bytes)): how many positions
+    /// are the game's, then every hash in hex, oldest first.
+    pub fn to_text(self) -> String {
+        let mut text = self.game_len.to_string();
+        for h in &self.hashes[..self.len as usize] {
+            text.push_str(&format!(" {h:x}"));
+        }
+        text
+    }
+
+    /// Reads what [`History::to_text`] wrote.
+    pub fn from_text(text: &str) -> Result<Self, ParseError> {
+        let bad = || ParseError::new(format!("bad position history '{text}'"));
+        let mut fields = text.split_whitespace();
+        let game_len: u8 = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
+        let mut history = Self::EMPTY;
+        for field in fields {
+            let hash = u64::from_str_radix(field, 16).map_err(|_| bad())?;
+            if history.len as usize == N {
+                return Err(bad());
+            }
+            history.remember(hash);
+        }
+        if game_len > history.len {
+            return Err(bad());
+        }
+        history.game_len = game_len;
+        Ok(history)
+    }
+}
+
+/// The lines of a position's bytes as the games with histories write them
+/// (the text form first, then what the text does not say).
+pub(crate) fn byte_lines<const K: usize>(bytes: &[u8]) -> Result<[&str; K], ParseError> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| ParseError::new("a position's bytes are not UTF-8 text"))?;
+    let lines: Vec<&str> = text.split('\n').collect();
+    lines
+        .try_into()
+        .map_err(|_| ParseError::new(format!("a position's bytes need {K} lines")))
 }
 
 /// How many plies back lies the earlier occurrence of `hash` that makes the

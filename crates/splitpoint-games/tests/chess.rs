@@ -531,3 +531,8 @@ fn bratko_kopec_best_moves_are_legal() {
         assert!(p.best_moves.iter().all(|m| moves.contains(m)), "{}", p.id);
     }
 }
+
+#[test]
+fn positions_cross_as_bytes() {
+    common::assert_bytes_round_trip(&Chess::start(), 60, 120);
+}

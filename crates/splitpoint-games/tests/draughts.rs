@@ -604,3 +604,8 @@ fn search_finds_wins_and_draws() {
     let r = engine.search(&fen("W:W31-50:B1-19"), &Limits::to_depth(4));
     assert!(r.score > 50, "{}", r.score);
 }
+
+#[test]
+fn positions_cross_as_bytes() {
+    common::assert_bytes_round_trip(&Draughts::start(), 60, 120);
+}

@@ -429,3 +429,8 @@ fn engine_solves_endgames_like_brute_force() {
         checked += 1;
     }
 }
+
+#[test]
+fn positions_cross_as_bytes() {
+    common::assert_bytes_round_trip(&Othello::start(), 60, 120);
+}

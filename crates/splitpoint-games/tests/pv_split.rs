@@ -150,3 +150,10 @@ fn stop_over_the_delaying_transport_is_prompt_too() {
         assert!(result.best_move.is_some(), "{threads} threads: no move");
     }
 }
+
+/// Positions cross to other processes (`--transport mpi`) as bytes; each
+/// game's own file checks its positions, this one the synthetic trees'.
+#[test]
+fn synthetic_positions_cross_as_bytes() {
+    common::assert_bytes_round_trip(&tree("b=6,d=9,seed=5,q=0.5"), 30, 9);
+}

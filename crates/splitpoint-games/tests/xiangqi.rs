@@ -634,3 +634,8 @@ fn sq(name: &str) -> Square {
     let b = name.as_bytes();
     Square::new((b[0] - b'a') as usize, (b[1] - b'0') as usize).unwrap()
 }
+
+#[test]
+fn positions_cross_as_bytes() {
+    common::assert_bytes_round_trip(&Xiangqi::start(), 60, 120);
+}

@@ -179,6 +179,26 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_text(&self, mv: Self::Move) -> String {
         format!("{mv:?}")
     }
+
+    /// The position as bytes for another process of the same program (PV
+    /// splitting across a cluster): everything `play`, `outcome` and `hash`
+    /// depend on, the history that repetitions need included, so that
+    /// [`from_bytes`](Game::from_bytes) gives back an equal position. By
+    /// default its text form, which is enough for a game whose text says it all.
+    fn to_bytes(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.position_text().as_bytes());
+    }
+
+    /// Reads what [`to_bytes`](Game::to_bytes) wrote.
+    ///
+    /// # Errors
+    /// A [`ParseError`] when the bytes are no position of this game (a
+    /// damaged message, or another program's).
+    fn from_bytes(bytes: &[u8]) -> Result<Self, ParseError> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| ParseError::new("a position's bytes are not UTF-8 text"))?;
+        Self::parse_position(text)
+    }
 }
 
 /// The engine's judgement of positions of a game `G`.

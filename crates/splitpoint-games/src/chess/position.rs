@@ -6,7 +6,7 @@ use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square, get_king_moves};
 use splitpoint::{Game, MoveList, Outcome, ParseError};
 
 use super::san;
-use crate::repetition::History;
+use crate::repetition::{History, byte_lines};
 
 /// How many earlier positions a [`Chess`] value remembers for repetitions.
 ///
@@ -347,6 +347,19 @@ impl Game for Chess {
 
     fn position_text(&self) -> String {
         self.board.to_string()
+    }
+
+    /// The FEN, then the history on a second line.
+    fn to_bytes(&self, out: &mut Vec<u8>) {
+        let text = format!("{}\n{}", self.board, self.history.to_text());
+        out.extend_from_slice(text.as_bytes());
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, ParseError> {
+        let [fen, history] = byte_lines(bytes)?;
+        let mut pos = Chess::parse_position(fen)?;
+        pos.history = History::from_text(history)?;
+        Ok(pos)
     }
 
     /// UCI long algebraic (`e2e4`, `e7e8q`, `e1g1`), or else SAN (`Nf3`, `O-O`).

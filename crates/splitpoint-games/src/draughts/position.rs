@@ -7,7 +7,7 @@ use splitpoint::{Game, MoveList, Outcome, ParseError};
 
 use super::board::{Bits, DIRS, Dir, PIECE_KEYS, SIDE_KEY, SQUARES, bit_of, row, square_of, step};
 use super::notation;
-use crate::repetition::History;
+use crate::repetition::{History, byte_lines};
 
 /// How many earlier positions a [`Draughts`] value remembers for repetitions.
 ///
@@ -518,6 +518,29 @@ impl Game for Draughts {
     /// The PDN FEN, runs of consecutive squares as ranges.
     fn position_text(&self) -> String {
         notation::fen(self)
+    }
+
+    /// The FEN, then the draw counters and the history on lines of their own.
+    fn to_bytes(&self, out: &mut Vec<u8>) {
+        let text = format!(
+            "{}\n{} {}\n{}",
+            notation::fen(self),
+            self.king_plies,
+            self.ending_plies,
+            self.history.to_text()
+        );
+        out.extend_from_slice(text.as_bytes());
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, ParseError> {
+        let [fen, counters, history] = byte_lines(bytes)?;
+        let mut pos = notation::parse_position(fen)?;
+        let bad = || ParseError::new(format!("bad draw counters '{counters}'"));
+        let (kings, ending) = counters.split_once(' ').ok_or_else(bad)?;
+        pos.king_plies = kings.parse().map_err(|_| bad())?;
+        pos.ending_plies = ending.parse().map_err(|_| bad())?;
+        pos.history = History::from_text(history)?;
+        Ok(pos)
     }
 
     /// PDN (`32-28`, `19x30`, or the full route `37x28x19` when two captures

@@ -11,7 +11,7 @@ use super::tables::{
     ADVISOR, BLACK_TO_MOVE, ELEPHANT, FILES, GENERAL, HORSE, HORSE_ATTACKERS, RANKS, RAY_LEN, RAYS,
     SQUARES, ZOBRIST,
 };
-use crate::repetition::History;
+use crate::repetition::{History, byte_lines};
 
 /// How many earlier positions a [`Xiangqi`] value remembers for repetitions.
 ///
@@ -502,6 +502,26 @@ impl Game for Xiangqi {
 
     fn position_text(&self) -> String {
         self.fen()
+    }
+
+    /// The FEN, then the history and the checks in it on a second line.
+    fn to_bytes(&self, out: &mut Vec<u8>) {
+        let text = format!(
+            "{}\n{}\n{:x}",
+            self.fen(),
+            self.history.to_text(),
+            self.checks
+        );
+        out.extend_from_slice(text.as_bytes());
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, ParseError> {
+        let [fen, history, checks] = byte_lines(bytes)?;
+        let mut pos = Xiangqi::parse_fen(fen)?;
+        pos.history = History::from_text(history)?;
+        pos.checks = u32::from_str_radix(checks, 16)
+            .map_err(|_| ParseError::new(format!("bad checks '{checks}'")))?;
+        Ok(pos)
     }
 
     /// ICCS coordinates: file a–i then rank 0–9 from Red's side, twice

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 
 use splitpoint::{Evaluator, Game, Outcome, Score, WIN};
 
-use super::{Rng, damage, legal, parse, play_line};
+use super::{Rng, damage, legal, parse, play_line, random_line};
 
 /// The position of `text`, whose own text is `text` again and reads back to
 /// the same hash.
@@ -21,6 +21,28 @@ pub fn assert_text_round_trips<G: Game>(text: &str) -> G {
         "{text}"
     );
     pos
+}
+
+/// Positions along seeded random lines from `start` (their histories
+/// included) cross as bytes ([`Game::to_bytes`], as PV splitting sends them
+/// to other processes) and come back equal, with the same hash and moves;
+/// every cut-short message is refused or read, never a panic.
+#[track_caller]
+pub fn assert_bytes_round_trip<G: Game + PartialEq + Debug>(start: &G, lines: u64, plies: usize) {
+    for seed in 0..lines {
+        let mut rng = Rng(seed + 1);
+        let pos = random_line(start, (seed as usize * 7) % (plies + 1), |n| rng.below(n));
+        let mut bytes = Vec::new();
+        pos.to_bytes(&mut bytes);
+        let back = G::from_bytes(&bytes).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
+        assert_eq!(back, pos);
+        assert_eq!(back.hash(), pos.hash());
+        assert_eq!(back.outcome(), pos.outcome());
+        assert_eq!(legal(&back), legal(&pos));
+        for cut in 0..bytes.len() {
+            let _ = G::from_bytes(&bytes[..cut]);
+        }
+    }
 }
 
 /// Asserts that the game of `pos` is over, with `outcome` for the side to
