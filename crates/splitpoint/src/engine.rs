@@ -9,7 +9,8 @@ use crossbeam_utils::CachePadded;
 
 use crate::driver::{Limits, SearchJob, SearchResult};
 use crate::game::{Evaluator, Game, MoveList};
-use crate::parallel::{self, Algorithm};
+use crate::parallel::transport::Transport;
+use crate::parallel::{self, Algorithm, pv_split};
 use crate::pool::WorkerPool;
 use crate::search::Worker;
 use crate::stats::Stats;
@@ -70,6 +71,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     tracing: bool,
     /// The last search's timeline, when tracing.
     trace: Option<Trace>,
+    /// PV splitting's slaves in other processes, if it has them.
+    remote: Option<Arc<dyn Transport<G>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -100,6 +103,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             workers: vec![CachePadded::new(Mutex::new(Worker::new()))],
             tracing: false,
             trace: None,
+            remote: None,
         })
     }
 
@@ -125,6 +129,29 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             self.workers
                 .resize_with(threads, || CachePadded::new(Mutex::new(Worker::new())));
         }
+    }
+
+    /// Gives PV splitting slaves in other processes: from now on, a
+    /// `pv-split` search on this engine is the master of `transport`'s slaves
+    /// (each running [`Engine::serve`]) and this engine's other threads idle;
+    /// `None` goes back to slaves on this engine's threads. Other algorithms
+    /// ignore it.
+    pub fn set_transport(&mut self, transport: Option<Arc<dyn Transport<G>>>) {
+        self.remote = transport;
+    }
+
+    /// Serves, as slave `slave` of the master behind `transport` (another
+    /// process's engine, see [`Engine::set_transport`]), one search: searches
+    /// the work it is sent on this engine's first thread, with its table and
+    /// evaluator, in exact mode if `exact`, until the master dismisses it.
+    pub fn serve(&mut self, transport: &dyn Transport<G>, slave: usize, exact: bool) {
+        self.stop.store(false, Relaxed);
+        self.tt.new_search();
+        self.tt_empty = false;
+        let worker = self.workers[0].get_mut().unwrap_or_else(|e| e.into_inner());
+        worker.reset();
+        let shared = (&self.tt, &self.eval, &*self.stop);
+        pv_split::serve(transport, slave, worker, shared, exact);
     }
 
     /// The parallel algorithm.
@@ -315,7 +342,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             limits,
             start,
         };
-        let mut result = parallel::search(self.algorithm, &job, &mut on_iteration);
+        let remote = self.remote.as_deref();
+        let mut result = parallel::search(self.algorithm, &job, remote, &mut on_iteration);
         result.stats = self
             .workers
             .iter_mut()

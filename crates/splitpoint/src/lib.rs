@@ -35,6 +35,13 @@ pub mod testing {
     }
 }
 
+/// PV splitting across processes: the messages master and slaves exchange
+/// and the [`Transport`](cluster::Transport) a cluster transport (MPI, say)
+/// implements; see [`Engine::set_transport`] and [`Engine::serve`].
+pub mod cluster {
+    pub use crate::parallel::transport::{FrameId, Order, Report, Transport, Work, WorkId};
+}
+
 pub use driver::{Limits, MAX_DEPTH, SearchResult};
 pub use engine::{Engine, StopHandle};
 pub use game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList, Outcome, ParseError};

@@ -19,6 +19,7 @@ use crate::game::{Evaluator, Game};
 use abdada::Searching;
 use shared_tt::WholeTree;
 use splitter::Splitter;
+use transport::Transport;
 use workloads::Workloads;
 
 pub(crate) mod abdada;
@@ -161,10 +162,12 @@ impl FromStr for Algorithm {
     }
 }
 
-/// Runs `algorithm` on the threads of `job`.
+/// Runs `algorithm` on the threads of `job`; PV splitting's slaves are
+/// the other processes behind `remote` if it is given.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     algorithm: Algorithm,
     job: &SearchJob<G, E>,
+    remote: Option<&dyn Transport<G>>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let threads = job.workers.len();
@@ -195,6 +198,6 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         Algorithm::Workloads { join_taken } => {
             lead_and_help(job, &Workloads::new(threads, join_taken), on_iteration)
         }
-        Algorithm::PvSplit => pv_split::search(job, on_iteration),
+        Algorithm::PvSplit => pv_split::search(job, remote, on_iteration),
     }
 }

@@ -9,7 +9,11 @@
 //! position as its [`Game::position_text`] if it must cross a process). Nothing
 //! in a message points into shared memory.
 //!
-//! The transport of every search is [`ChannelTransport`]: one `std::sync::mpsc`
+//! A transport across processes ([`Engine::set_transport`](crate::Engine::set_transport))
+//! implements the trait outside this crate; its slaves run
+//! [`Engine::serve`](crate::Engine::serve).
+//!
+//! The in-process transport is [`ChannelTransport`]: one `std::sync::mpsc`
 //! channel per slave for orders and one for the master's results; receivers
 //! block, so an idle slave burns no core. Tests also run over
 //! `DelayTransport` (`delay_transport.rs`, with the `testing` feature), which
@@ -44,8 +48,10 @@ pub struct Work<G: Game> {
     pub frame: FrameId,
     /// The move, from the split node (echoed in the result).
     pub mv: G::Move,
-    /// The position after the move: the root of the slave's search.
-    pub child: G,
+    /// The split node's position: the slave plays `mv` from it and searches
+    /// the position after (so that across processes `mv` can cross as its
+    /// text in this position).
+    pub node: G,
     /// The split node's remaining depth (the child is searched one ply less).
     pub depth: i32,
     /// The split node's distance from the root.
@@ -139,6 +145,19 @@ pub trait Transport<G: Game>: Send + Sync {
     fn quit(&self, slave: usize) {
         self.send_to_slave(slave, Order::Quit);
     }
+
+    /// A search begins (on the master, before any work is sent); `exact`
+    /// says in which mode slaves search. In-process, nothing to do; across
+    /// processes, this starts the slaves' searches.
+    fn begin_search(&self, exact: bool) {
+        let _ = exact;
+    }
+
+    /// The search is over and every slave was dismissed (on the master).
+    /// In-process, nothing to do; across processes, this waits until every
+    /// slave has left the search, so that no message of this search is read
+    /// by the next.
+    fn end_search(&self) {}
 }
 
 /// The in-process transport: `std::sync::mpsc` channels.

@@ -114,7 +114,7 @@ impl<G: Game> PvSplit<'_, G> {
                 id,
                 frame: f.id,
                 mv,
-                child: f.pos.play(mv),
+                node: f.pos.clone(),
                 depth: f.depth,
                 ply: f.ply,
                 alpha: f.result.alpha,

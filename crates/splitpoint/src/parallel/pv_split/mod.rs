@@ -122,7 +122,7 @@ use std::time::Duration;
 
 use crossbeam_utils::CachePadded;
 
-use crate::driver::{SearchJob, SearchResult, lead_and_help, lock};
+use crate::driver::{Helpers, SearchJob, SearchResult, lead_and_help, lock};
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
 #[cfg(feature = "testing")]
@@ -136,6 +136,7 @@ use crate::score::Score;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker};
 use crate::trace::EventKind;
+use crate::tt::TranspositionTable;
 
 mod master;
 mod slave;
@@ -256,13 +257,17 @@ pub(crate) struct PvSplit<'t, G: Game> {
     /// Work messages sent.
     work_sent: AtomicU64,
     slaves: Box<[CachePadded<SlaveCell<G>>]>,
+    /// Whether the slaves are this search's other threads (else they are
+    /// other processes, behind the transport, and the other threads idle).
+    local: bool,
 }
 
 impl<'t, G: Game> PvSplit<'t, G> {
-    fn new(transport: &'t dyn Transport<G>) -> Self {
+    fn new(transport: &'t dyn Transport<G>, local: bool) -> Self {
         let n = transport.slaves();
         PvSplit {
             transport,
+            local,
             master: Mutex::new(Master {
                 frames: Vec::new(),
                 slaves: vec![None; n],
@@ -314,20 +319,25 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for PvSplit<'_, G> {
 }
 
 /// Runs PV splitting on the threads of `job` over the in-process channel
-/// transport (or, in tests, the one [`testing::with_delays`] asks for).
+/// transport (or, in tests, the one [`testing::with_delays`] asks for), or
+/// with thread 0 as the master of the job's transport across processes.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     job: &SearchJob<G, E>,
+    remote: Option<&dyn Transport<G>>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
+    if let Some(transport) = remote {
+        return search_over(job, transport, false, on_iteration);
+    }
     let slaves = job.workers.len() - 1;
     #[cfg(feature = "testing")]
     if let Some(delays) = testing::delays() {
         let transport = DelayTransport::new(slaves, delays);
-        let result = search_over(job, &transport, on_iteration);
+        let result = search_over(job, &transport, true, on_iteration);
         testing::record(transport.stats());
         return result;
     }
-    search_over(job, &ChannelTransport::new(slaves), on_iteration)
+    search_over(job, &ChannelTransport::new(slaves), true, on_iteration)
 }
 
 /// Runs PV splitting over `transport`: thread 0 is the master, the others
@@ -336,12 +346,31 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
 fn search_over<G: Game, E: Evaluator<G>>(
     job: &SearchJob<G, E>,
     transport: &dyn Transport<G>,
+    local: bool,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
-    let pv_split = PvSplit::new(transport);
+    let pv_split = PvSplit::new(transport, local);
+    transport.begin_search(job.limits.exact);
     let result = lead_and_help(job, &pv_split, on_iteration);
+    transport.end_search();
     job.worker(0).stats.work_sent += pv_split.work_sent.load(Relaxed);
     result
+}
+
+/// A slave's life in another process: serves one search of the master's
+/// behind `transport`, as slave `slave`, until the master dismisses it.
+pub(crate) fn serve<G: Game, E: Evaluator<G>>(
+    transport: &dyn Transport<G>,
+    slave: usize,
+    worker: &mut Worker<G>,
+    (tt, eval, stop): (&TranspositionTable, &E, &AtomicBool),
+    exact: bool,
+) {
+    let pv_split = PvSplit::new(transport, true);
+    let mut ctx = SearchContext::new(tt, eval, stop, exact);
+    ctx.thread = slave + 1;
+    ctx.hook = Some(&pv_split);
+    pv_split.help(worker, &ctx);
 }
 
 #[cfg(feature = "testing")]

@@ -5,7 +5,6 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::driver::Helpers;
 
 impl<G: Game> PvSplit<'_, G> {
     /// `aborted(s + 1)`: whether slave `s` must abandon its search. Every
@@ -94,6 +93,7 @@ impl<G: Game> PvSplit<'_, G> {
             lock(&cell.memo).frame = None;
             alive
         };
+        let child = work.node.play(work.mv);
         loop {
             cell.abort.store(GO_ON, Relaxed);
             worker.refresh_stopped(ctx);
@@ -101,7 +101,7 @@ impl<G: Game> PvSplit<'_, G> {
             let since = worker.trace_clock();
             let score = worker.search_child(
                 ctx,
-                &work.child,
+                &child,
                 1,
                 0,
                 alpha,
@@ -145,8 +145,12 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for PvSplit<'_, G> {
         Some(self)
     }
 
-    /// Slave `ctx.thread - 1`'s life: take orders until dismissed.
+    /// Slave `ctx.thread - 1`'s life: take orders until dismissed (at once
+    /// when the slaves are other processes).
     fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>) {
+        if !self.local {
+            return;
+        }
         let s = ctx.thread - 1;
         let cell = &self.slaves[s];
         loop {
