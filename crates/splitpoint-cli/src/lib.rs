@@ -10,6 +10,7 @@
 //! `fuzz/`.
 
 mod bench;
+pub mod cluster;
 pub mod error;
 pub mod games;
 pub mod hub;
@@ -202,6 +203,7 @@ pub fn main() -> ExitCode {
         Command::Nboard(args) => nboard::run(args),
         Command::Stress(args) => stress::run(args),
     };
+    cluster::shutdown();
     match result {
         Ok(code) => code,
         // The reader went away (`splitpoint ... | head`): nothing left to say.

@@ -8,6 +8,7 @@ use clap::Args;
 use serde::Serialize;
 use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats, Trace};
 
+use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
 use crate::games::{GameCommand, NamedGame, line_text, load_position, run_on_game};
 use crate::{ParallelArgs, PositionArgs, check_depth, new_engine, report, stdout};
@@ -60,6 +61,9 @@ pub struct SearchArgs {
 
     #[command(flatten)]
     pub parallel: ParallelArgs,
+
+    #[command(flatten)]
+    pub cluster: TransportArgs,
 
     /// Exact mode: the score is plain negamax's at the same depth (no table
     /// cutoffs, no aspiration windows); slower, for checking
@@ -179,6 +183,7 @@ impl GameCommand for &SearchArgs {
         let limits = self.limits(pos.default_depth())?;
         let mut engine = new_engine(G::Eval::default(), self.hash)?;
         self.parallel.apply(&mut engine)?;
+        self.cluster.connect(&mut engine)?;
 
         let traced = |engine: &mut Engine<G, G::Eval>| -> Vec<(String, Trace)> {
             engine

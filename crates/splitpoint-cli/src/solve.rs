@@ -12,6 +12,7 @@ use splitpoint_games::othello::{
     FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, solve_limits,
 };
 
+use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
 use crate::games::{GameName, line_text, parse_game};
 use crate::search::StatsJson;
@@ -76,6 +77,9 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     pub parallel: ParallelArgs,
+
+    #[command(flatten)]
+    pub cluster: TransportArgs,
 
     /// Search in exact mode (the table orders moves but ends no node): the
     /// oracle the solver is tested against
@@ -161,6 +165,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let jobs = jobs(args)?;
     let mut engine = new_engine(OthelloExact, args.hash)?;
     args.parallel.apply(&mut engine)?;
+    args.cluster.connect(&mut engine)?;
     let mut out = stdout();
     if !args.json {
         let expected = if jobs.iter().any(|j| j.known.is_some()) {

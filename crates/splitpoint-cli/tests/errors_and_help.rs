@@ -59,6 +59,28 @@ fn bad_input_is_one_line_and_status_2() {
         (&["perft", "othello", "0"], "DEPTH: 0 is out of range"),
         (&["perft", "othello", "500"], "DEPTH: 500 is out of range"),
         (&["solve", "synthetic"], "no exact solver for synthetic"),
+        (
+            &[
+                "search",
+                "othello",
+                "--transport",
+                "tcp",
+                "--algorithm",
+                "pv-split",
+            ],
+            "--transport: unknown transport 'tcp'",
+        ),
+        (
+            &[
+                "solve",
+                "othello",
+                "--transport",
+                "mpi",
+                "--algorithm",
+                "ybw",
+            ],
+            "--transport mpi: only --algorithm pv-split",
+        ),
         (&["solve", "othello", "--ffo", "12"], "no FFO position #12"),
         (
             &["solve", "othello", "--file", "/no/such/file.txt"],
@@ -353,4 +375,22 @@ fn the_binary_has_no_docs_of_its_own() {
     let bin = bin.split("\n[").next().unwrap();
     assert!(bin.contains("name = \"splitpoint\""), "{bin}");
     assert!(bin.contains("doc = false"), "{bin}");
+}
+
+/// A build without the `mpi` feature says how to get one.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_needs_the_mpi_build() {
+    let stderr = rejected(&[
+        "search",
+        "othello",
+        "--algorithm",
+        "pv-split",
+        "--transport",
+        "mpi",
+    ]);
+    assert!(
+        stderr.contains("built without MPI; build it with `cargo build --release --features mpi`"),
+        "{stderr}"
+    );
 }
