@@ -8,6 +8,8 @@ machine, which measures correctness, not speed):
 - exact-mode scores equal serial search's on synthetic trees, Othello
   midgames, one position of every other game, and Othello endgames solved
   exactly, among them 100 positions in one run (100 searches in a row);
+- hybrid: slave ranks on 2 and 3 threads (ybw, workloads) stay exact, and
+  their splits and nodes are counted in rank 0's result;
 - a timed search ends on time, the stop reaching every rank;
 - a rank on another game is refused with a clear error and exit status 2.
 
@@ -122,6 +124,33 @@ def check_searches(bin_):
             print(f"ok  {' '.join(args):<55} {ranks} ranks: {want}")
 
 
+def check_hybrid(bin_):
+    cases = [
+        ["search", "othello", "--depth", "9", "--exact"],
+        ["search", "chess", "--depth", "5", "--exact"],
+        ["search", "draughts", "--depth", "9", "--exact"],
+    ]
+    for args in cases:
+        want = json_lines(run([bin_] + args + ["--json"]).stdout)[0]["score"]
+        for ranks, threads, algo in [(2, 2, "ybw"), (3, 2, "workloads"), (2, 3, "ybw-strong")]:
+            extra = ["--json", "--threads", str(threads), "--rank-algorithm", algo]
+            p = mpi(bin_, ranks, args + extra)
+            expect_ok(p, f"{' '.join(args)} at {ranks} ranks x {threads} threads")
+            got = json_lines(p.stdout)
+            if len(got) != 1 or got[0]["score"] != want:
+                sys.exit(f"FAIL {' '.join(args)} at {ranks} ranks x {threads} threads: {got} != {want}")
+            # Rank 0 searches on one thread and never splits by itself:
+            # splits beyond its work messages are the slave ranks' own.
+            stats = got[0]["stats"]
+            print(f"ok  {' '.join(args):<40} {ranks} ranks x {threads} threads ({algo}): "
+                  f"{want}, {stats['nodes']} nodes, {stats['splits']} splits")
+    p = run(MPIRUN + ["-np", "2", bin_, "search", "othello", "--algorithm", "pv-split",
+                      "--transport", "mpi", "--threads", "2", "--rank-algorithm", "dts"])
+    if p.returncode != 2 or p.stderr.count("--rank-algorithm: dts cannot share") != 1:
+        sys.exit(f"FAIL --rank-algorithm dts: exit {p.returncode}\n{p.stderr[-2000:]}")
+    print("ok  --rank-algorithm dts is refused, once")
+
+
 def check_solves(bin_, path, what):
     serial = run([bin_, "solve", "othello", "--file", path, "--json"])
     expect_ok(serial, f"serial solve of {what}")
@@ -163,6 +192,7 @@ def main():
     ap.add_argument("--bin", default=os.environ.get("SPLITPOINT_BIN", "target/release/splitpoint"))
     args = ap.parse_args()
     check_searches(args.bin)
+    check_hybrid(args.bin)
     with tempfile.TemporaryDirectory() as tmp:
         ffo = os.path.join(tmp, "ffo.txt")
         # FFO #40 and #41 (known scores, checked by solve itself).

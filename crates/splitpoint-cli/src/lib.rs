@@ -204,19 +204,18 @@ pub fn main() -> ExitCode {
         Command::Stress(args) => stress::run(args),
     };
     cluster::shutdown();
-    match result {
-        Ok(code) => code,
+    let (code, e) = match result {
+        Ok(code) => return code,
         // The reader went away (`splitpoint ... | head`): nothing left to say.
-        Err(Error::Output(e)) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e @ Error::Output(_)) => {
-            eprintln!("splitpoint: {e}");
-            ExitCode::FAILURE
-        }
-        Err(e @ Error::Input(_)) => {
-            eprintln!("splitpoint: {e}");
-            ExitCode::from(2)
-        }
+        Err(Error::Output(e)) if e.kind() == ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+        Err(e @ Error::Output(_)) => (ExitCode::FAILURE, e),
+        Err(e @ Error::Input(_)) => (ExitCode::from(2), e),
+    };
+    // Under mpirun every rank meets the same bad input: rank 0 says it.
+    if !cluster::is_quiet_rank() {
+        eprintln!("splitpoint: {e}");
     }
+    code
 }
 
 /// Reports a command line clap rejects as every other bad input is reported:

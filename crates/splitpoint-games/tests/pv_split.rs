@@ -157,3 +157,61 @@ fn stop_over_the_delaying_transport_is_prompt_too() {
 fn synthetic_positions_cross_as_bytes() {
     common::assert_bytes_round_trip(&tree("b=6,d=9,seed=5,q=0.5"), 30, 9);
 }
+
+/// Slaves as other processes would run them: engines of their own serving
+/// the master's searches over a transport ([`Engine::serve`]), on one thread
+/// or sharing each piece of work among several (ybw, ybw-strong,
+/// workloads); the master's engine knows them only by the transport.
+#[test]
+fn slave_engines_on_threads_are_exact() {
+    use splitpoint::cluster::ChannelTransport;
+    use std::sync::Arc;
+
+    let cases = othello_cases();
+    let setups = [
+        (1, 1, Algorithm::Ybw { strong: false }),
+        (2, 2, Algorithm::Ybw { strong: false }),
+        (1, 3, Algorithm::Ybw { strong: true }),
+        (3, 2, Algorithm::Workloads { join_taken: false }),
+    ];
+    for (slaves, threads, algorithm) in setups {
+        let transport = Arc::new(ChannelTransport::<Othello>::new(slaves));
+        let mut master = Engine::new(OthelloEval, 4);
+        master.set_parallelism(Algorithm::PvSplit, 1);
+        master.set_transport(Some(transport.clone()));
+        let mut engines: Vec<_> = (0..slaves)
+            .map(|_| {
+                let mut e = Engine::new(OthelloEval, 4);
+                e.set_parallelism(algorithm, threads);
+                e
+            })
+            .collect();
+        let mut split = 0;
+        for (pos, depth, want) in &cases {
+            let (result, served) = std::thread::scope(|s| {
+                let served: Vec<_> = engines
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        let transport = &*transport;
+                        s.spawn(move || e.serve(transport, i, true))
+                    })
+                    .collect();
+                let result = master.search(pos, &Limits::to_depth(*depth).exact());
+                let served: Vec<Stats> = served.into_iter().map(|h| h.join().unwrap()).collect();
+                (result, served)
+            });
+            assert_eq!(
+                result.score, *want,
+                "{slaves} slaves x {threads} threads ({algorithm}), depth {depth}: {pos:?}"
+            );
+            split += served.iter().map(|s| s.splits).sum::<u64>();
+        }
+        if threads > 1 {
+            assert!(
+                split > 0,
+                "{algorithm} on {threads} threads never shared a piece of work"
+            );
+        }
+    }
+}

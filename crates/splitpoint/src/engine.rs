@@ -142,16 +142,45 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
     /// Serves, as slave `slave` of the master behind `transport` (another
     /// process's engine, see [`Engine::set_transport`]), one search: searches
-    /// the work it is sent on this engine's first thread, with its table and
-    /// evaluator, in exact mode if `exact`, until the master dismisses it.
-    pub fn serve(&mut self, transport: &dyn Transport<G>, slave: usize, exact: bool) {
+    /// the work it is sent with this engine's table and evaluator, in exact
+    /// mode if `exact`, until the master dismisses it. On one thread, or
+    /// when the engine's algorithm cannot share a subtree, on its first
+    /// thread; else on all its threads, the algorithm sharing each piece of
+    /// work among them (see [`Algorithm::shares_subtrees`]). Returns what
+    /// its threads counted.
+    pub fn serve(&mut self, transport: &dyn Transport<G>, slave: usize, exact: bool) -> Stats {
         self.stop.store(false, Relaxed);
         self.tt.new_search();
         self.tt_empty = false;
-        let worker = self.workers[0].get_mut().unwrap_or_else(|e| e.into_inner());
-        worker.reset();
-        let shared = (&self.tt, &self.eval, &*self.stop);
-        pv_split::serve(transport, slave, worker, shared, exact);
+        for w in &mut self.workers {
+            w.get_mut().unwrap_or_else(|e| e.into_inner()).reset();
+        }
+        if self.workers.len() == 1 || !self.algorithm.shares_subtrees() {
+            let worker = self.workers[0].get_mut().unwrap_or_else(|e| e.into_inner());
+            let shared = (&self.tt, &self.eval, &*self.stop);
+            pv_split::serve(transport, slave, worker, shared, exact);
+            return worker.stats;
+        }
+        let threads = pv_split::RankThreads {
+            pool: &self.pool,
+            workers: &self.workers,
+            tt: &self.tt,
+            eval: &self.eval,
+            stop: &self.stop,
+            algorithm: self.algorithm,
+        };
+        pv_split::serve_on_threads(transport, slave, &threads, exact);
+        self.sum_stats()
+    }
+
+    /// Every worker's counters, summed.
+    fn sum_stats(&mut self) -> Stats {
+        self.workers
+            .iter_mut()
+            .fold(Stats::default(), |mut sum, w| {
+                sum += w.get_mut().unwrap_or_else(|e| e.into_inner()).stats;
+                sum
+            })
     }
 
     /// The parallel algorithm.
@@ -344,13 +373,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         };
         let remote = self.remote.as_deref();
         let mut result = parallel::search(self.algorithm, &job, remote, &mut on_iteration);
-        result.stats = self
-            .workers
-            .iter_mut()
-            .fold(Stats::default(), |mut sum, w| {
-                sum += w.get_mut().unwrap_or_else(|e| e.into_inner()).stats;
-                sum
-            });
+        result.stats = self.sum_stats();
         result.elapsed = start.elapsed();
         if self.tracing {
             self.trace = Some(self.collect_trace());

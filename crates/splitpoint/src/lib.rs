@@ -39,7 +39,9 @@ pub mod testing {
 /// and the [`Transport`](cluster::Transport) a cluster transport (MPI, say)
 /// implements; see [`Engine::set_transport`] and [`Engine::serve`].
 pub mod cluster {
-    pub use crate::parallel::transport::{FrameId, Order, Report, Transport, Work, WorkId};
+    pub use crate::parallel::transport::{
+        ChannelTransport, FrameId, Order, Report, Transport, Work, WorkId,
+    };
 }
 
 pub use driver::{Limits, MAX_DEPTH, SearchResult};

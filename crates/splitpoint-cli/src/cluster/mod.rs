@@ -35,6 +35,12 @@ pub struct TransportArgs {
     /// `--features mpi`)
     #[arg(long, value_name = "threads|mpi", default_value = "threads")]
     pub transport: String,
+
+    /// With --transport mpi and --threads above 1: how each slave rank
+    /// shares a piece of work among its threads: ybw, ybw-strong, workloads
+    /// or workloads-shared [default: ybw]
+    #[arg(long, value_name = "NAME")]
+    pub rank_algorithm: Option<String>,
 }
 
 impl TransportArgs {
@@ -52,22 +58,52 @@ impl TransportArgs {
                         "--transport mpi: only --algorithm pv-split runs across processes",
                     ));
                 }
-                connect_mpi(engine)
+                let rank_algorithm = self.rank_algorithm()?;
+                connect_mpi(engine, rank_algorithm)
             }
             other => Err(Error::input(format!(
                 "--transport: unknown transport '{other}' (threads or mpi)"
             ))),
         }
     }
+
+    /// The algorithm slave ranks share their work with.
+    fn rank_algorithm(&self) -> Result<Algorithm> {
+        let Some(name) = &self.rank_algorithm else {
+            return Ok(Algorithm::Ybw { strong: false });
+        };
+        let algorithm: Algorithm = name
+            .parse()
+            .map_err(|e| Error::input(format!("--rank-algorithm: {e}")))?;
+        if !algorithm.shares_subtrees() {
+            return Err(Error::input(format!(
+                "--rank-algorithm: {algorithm} cannot share a piece of work among a rank's \
+                 threads (ybw, ybw-strong, workloads or workloads-shared can)"
+            )));
+        }
+        Ok(algorithm)
+    }
+}
+
+/// Whether this process is an MPI rank other than 0 (read from the
+/// launcher's environment, before MPI starts): such a rank says nothing,
+/// not even an error every rank would repeat.
+pub fn is_quiet_rank() -> bool {
+    ["OMPI_COMM_WORLD_RANK", "PMI_RANK"]
+        .iter()
+        .any(|v| std::env::var(v).is_ok_and(|r| r != "0"))
 }
 
 #[cfg(feature = "mpi")]
-fn connect_mpi<G: NamedGame, E: Evaluator<G> + 'static>(engine: &mut Engine<G, E>) -> Result<()> {
-    self::mpi::connect(engine)
+fn connect_mpi<G: NamedGame, E: Evaluator<G> + 'static>(
+    engine: &mut Engine<G, E>,
+    rank_algorithm: Algorithm,
+) -> Result<()> {
+    self::mpi::connect(engine, rank_algorithm)
 }
 
 #[cfg(not(feature = "mpi"))]
-fn connect_mpi<G: NamedGame, E: Evaluator<G>>(_: &mut Engine<G, E>) -> Result<()> {
+fn connect_mpi<G: NamedGame, E: Evaluator<G>>(_: &mut Engine<G, E>, _: Algorithm) -> Result<()> {
     Err(Error::input(
         "--transport mpi: this splitpoint was built without MPI; build it with \
          `cargo build --release --features mpi` (needs an MPI library such as OpenMPI)",

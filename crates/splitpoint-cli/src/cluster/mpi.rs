@@ -20,7 +20,7 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use splitpoint::cluster::{Order, Report, Transport, WorkId};
-use splitpoint::{Engine, Evaluator, Game};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Stats};
 
 use super::wire::{self, Reader, Writer};
 use crate::error::{Error, Result};
@@ -91,7 +91,10 @@ fn greeting<G: NamedGame>() -> String {
 }
 
 /// Connects `engine` to the other ranks (see [`super::TransportArgs::connect`]).
-pub fn connect<G: NamedGame, E: Evaluator<G> + 'static>(engine: &mut Engine<G, E>) -> Result<()> {
+pub fn connect<G: NamedGame, E: Evaluator<G> + 'static>(
+    engine: &mut Engine<G, E>,
+    rank_algorithm: Algorithm,
+) -> Result<()> {
     let world = world()?;
     if world.size() == 1 {
         // A singleton: no slaves, the plain build's search.
@@ -103,6 +106,7 @@ pub fn connect<G: NamedGame, E: Evaluator<G> + 'static>(engine: &mut Engine<G, E
         engine.set_transport(Some(transport));
         Ok(())
     } else {
+        engine.set_parallelism(rank_algorithm, engine.threads());
         transport.serve(engine, &greeting::<G>());
         drop(transport);
         shutdown();
@@ -252,8 +256,8 @@ impl<G: Game> MpiTransport<G> {
                 wire::BEGIN => {
                     let exact = r.u32().unwrap_or_else(|e| self.fail(&e.message)) != 0;
                     lock(&self.received).clear();
-                    engine.serve(self, slave, exact);
-                    self.send(0, TO_MASTER, &[wire::DONE]);
+                    let stats = engine.serve(self, slave, exact);
+                    self.send(0, TO_MASTER, &wire::write_done(&stats));
                 }
                 wire::SHUTDOWN => return,
                 other => self.fail(&format!("unexpected message {other} between searches")),
@@ -321,21 +325,33 @@ impl<G: Game> Transport<G> for MpiTransport<G> {
         }
     }
 
-    /// Waits for every slave's `Done`; the reports before it are late ones,
-    /// for work the search no longer needed.
-    fn end_search(&self) {
+    /// Waits for every slave's `Done`, with what it counted; the reports
+    /// before it are late ones, for work the search no longer needed.
+    fn end_search(&self) -> Stats {
         let mut done = 0;
+        let mut stats = Stats::default();
         while done < self.slaves {
-            let Some((_, message)) = self.poll(None, TO_MASTER, Duration::MAX, POLL_SLEEP) else {
+            let Some((rank, message)) = self.poll(None, TO_MASTER, Duration::MAX, POLL_SLEEP)
+            else {
                 continue;
             };
-            match message.first() {
-                Some(&wire::DONE) => done += 1,
-                Some(&wire::REPORT) => {}
-                _ => self.fail("a bad message at the end of a search"),
+            let Ok((kind, mut r)) = Reader::open(&message) else {
+                self.fail(&format!("rank {rank} sent an empty message"));
+            };
+            match kind {
+                wire::DONE => {
+                    stats += wire::read_done(&mut r)
+                        .unwrap_or_else(|e| self.fail(&format!("rank {rank} sent {}", e.message)));
+                    done += 1;
+                }
+                wire::REPORT => {}
+                other => self.fail(&format!(
+                    "rank {rank} sent message {other} at a search's end"
+                )),
             }
         }
         lock(&self.sent).clear();
+        stats
     }
 }
 

@@ -3,7 +3,7 @@
 //! [`Game::to_bytes`], moves as their text in a position both sides know).
 
 use splitpoint::cluster::{Order, Report, Work};
-use splitpoint::{Game, ParseError};
+use splitpoint::{Game, ParseError, Stats};
 
 /// Master → slave.
 pub const WORK: u8 = 0;
@@ -201,4 +201,71 @@ pub fn read_report<G: Game>(
 pub fn report_id(message: &[u8]) -> Result<(usize, u64), ParseError> {
     let (_, mut r) = Reader::open(message)?;
     Ok((r.u32()? as usize, r.u64()?))
+}
+
+/// A slave's `DONE`, with what it counted in the search.
+pub fn write_done(stats: &Stats) -> Vec<u8> {
+    // Every field, named: a field added to `Stats` must be added here.
+    let Stats {
+        nodes,
+        qnodes,
+        tt_probes,
+        tt_hits,
+        tt_cutoffs,
+        beta_cutoffs,
+        first_move_cutoffs,
+        splits,
+        work_sent,
+        splits_refused,
+        aborted_nodes,
+        idle_micros,
+        wait_micros,
+        null_cutoffs,
+        reductions,
+        seldepth,
+    } = *stats;
+    let mut m = Writer::new(DONE);
+    for x in [
+        nodes,
+        qnodes,
+        tt_probes,
+        tt_hits,
+        tt_cutoffs,
+        beta_cutoffs,
+        first_move_cutoffs,
+        splits,
+        work_sent,
+        splits_refused,
+        aborted_nodes,
+        idle_micros,
+        wait_micros,
+        null_cutoffs,
+        reductions,
+        seldepth,
+    ] {
+        m.u64(x);
+    }
+    m.0
+}
+
+/// What a `DONE` (after its kind) says the slave counted.
+pub fn read_done(r: &mut Reader<'_>) -> Result<Stats, ParseError> {
+    Ok(Stats {
+        nodes: r.u64()?,
+        qnodes: r.u64()?,
+        tt_probes: r.u64()?,
+        tt_hits: r.u64()?,
+        tt_cutoffs: r.u64()?,
+        beta_cutoffs: r.u64()?,
+        first_move_cutoffs: r.u64()?,
+        splits: r.u64()?,
+        work_sent: r.u64()?,
+        splits_refused: r.u64()?,
+        aborted_nodes: r.u64()?,
+        idle_micros: r.u64()?,
+        wait_micros: r.u64()?,
+        null_cutoffs: r.u64()?,
+        reductions: r.u64()?,
+        seldepth: r.u64()?,
+    })
 }

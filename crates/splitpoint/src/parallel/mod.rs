@@ -14,7 +14,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::driver::{DepthPlan, Recursive, SearchJob, SearchResult, deepen, lead_and_help};
+use crate::driver::{
+    DepthPlan, Helpers, Recursive, SearchJob, SearchResult, deepen, lead_and_help,
+};
 use crate::game::{Evaluator, Game};
 use abdada::Searching;
 use shared_tt::WholeTree;
@@ -109,6 +111,15 @@ impl Algorithm {
         Algorithm::PvSplit,
     ];
 
+    /// Whether the algorithm can share one subtree among a process's
+    /// threads, as a PV-splitting slave process does with each piece of work
+    /// ([`Engine::serve`](crate::Engine::serve) on several threads): those
+    /// whose lead searches ordinary recursive subtrees and splits inside
+    /// them — ybw, ybw-strong, workloads, workloads-shared.
+    pub fn shares_subtrees(self) -> bool {
+        matches!(self, Algorithm::Ybw { .. } | Algorithm::Workloads { .. })
+    }
+
     /// The name used on the command line and in tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -159,6 +170,19 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name() == s)
             .ok_or_else(|| UnknownAlgorithm(s.to_string()))
+    }
+}
+
+/// The helpers that share a subtree among `threads` threads under
+/// `algorithm`, one of those that [`Algorithm::shares_subtrees`].
+pub(crate) fn subtree_helpers<G: Game, E: Evaluator<G>>(
+    algorithm: Algorithm,
+    threads: usize,
+) -> Option<Box<dyn Helpers<G, E>>> {
+    match algorithm {
+        Algorithm::Ybw { strong } => Some(Box::new(Splitter::new(threads, ybw::rules(strong)))),
+        Algorithm::Workloads { join_taken } => Some(Box::new(Workloads::new(threads, join_taken))),
+        _ => None,
     }
 }
 

@@ -32,6 +32,7 @@ use std::time::Duration;
 use crate::driver::lock;
 use crate::game::Game;
 use crate::score::Score;
+use crate::stats::Stats;
 
 /// Names one piece of work, unique within one search.
 pub type WorkId = u64;
@@ -156,8 +157,11 @@ pub trait Transport<G: Game>: Send + Sync {
     /// The search is over and every slave was dismissed (on the master).
     /// In-process, nothing to do; across processes, this waits until every
     /// slave has left the search, so that no message of this search is read
-    /// by the next.
-    fn end_search(&self) {}
+    /// by the next, and returns what the slaves counted (added to the
+    /// search's statistics; in-process they count in their own workers).
+    fn end_search(&self) -> Stats {
+        Stats::default()
+    }
 }
 
 /// The in-process transport: `std::sync::mpsc` channels.

@@ -141,6 +141,8 @@ use crate::tt::TranspositionTable;
 mod master;
 mod slave;
 
+pub(crate) use slave::{RankThreads, serve, serve_on_threads};
+
 /// Master and slaves read their messages once per this many nodes.
 pub const POLL_EVERY: u32 = 64;
 
@@ -260,6 +262,9 @@ pub(crate) struct PvSplit<'t, G: Game> {
     /// Whether the slaves are this search's other threads (else they are
     /// other processes, behind the transport, and the other threads idle).
     local: bool,
+    /// A slave process on several threads: the flag that stops them all
+    /// when its work is abandoned.
+    spread_stop: Option<&'t AtomicBool>,
 }
 
 impl<'t, G: Game> PvSplit<'t, G> {
@@ -268,6 +273,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
         PvSplit {
             transport,
             local,
+            spread_stop: None,
             master: Mutex::new(Master {
                 frames: Vec::new(),
                 slaves: vec![None; n],
@@ -352,25 +358,11 @@ fn search_over<G: Game, E: Evaluator<G>>(
     let pv_split = PvSplit::new(transport, local);
     transport.begin_search(job.limits.exact);
     let result = lead_and_help(job, &pv_split, on_iteration);
-    transport.end_search();
-    job.worker(0).stats.work_sent += pv_split.work_sent.load(Relaxed);
+    let remote = transport.end_search();
+    let mut master = job.worker(0);
+    master.stats += remote;
+    master.stats.work_sent += pv_split.work_sent.load(Relaxed);
     result
-}
-
-/// A slave's life in another process: serves one search of the master's
-/// behind `transport`, as slave `slave`, until the master dismisses it.
-pub(crate) fn serve<G: Game, E: Evaluator<G>>(
-    transport: &dyn Transport<G>,
-    slave: usize,
-    worker: &mut Worker<G>,
-    (tt, eval, stop): (&TranspositionTable, &E, &AtomicBool),
-    exact: bool,
-) {
-    let pv_split = PvSplit::new(transport, true);
-    let mut ctx = SearchContext::new(tt, eval, stop, exact);
-    ctx.thread = slave + 1;
-    ctx.hook = Some(&pv_split);
-    pv_split.help(worker, &ctx);
 }
 
 #[cfg(feature = "testing")]

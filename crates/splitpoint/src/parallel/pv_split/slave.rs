@@ -5,6 +5,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::driver::{Lead, Limits, lead_with};
+use crate::parallel::{Algorithm, subtree_helpers};
+use crate::pool::WorkerPool;
 
 impl<G: Game> PvSplit<'_, G> {
     /// `aborted(s + 1)`: whether slave `s` must abandon its search. Every
@@ -22,7 +25,11 @@ impl<G: Game> PvSplit<'_, G> {
         while let Some(order) = self.transport.recv_at_slave(s, Duration::ZERO) {
             self.note(cell, &mut memo, order);
         }
-        cell.abort.load(Relaxed) != GO_ON
+        let abort = cell.abort.load(Relaxed) != GO_ON;
+        if abort && let Some(stop) = self.spread_stop {
+            stop.store(true, Relaxed);
+        }
+        abort
     }
 
     /// An order read by slave `s` while it searches (or between searches).
@@ -96,6 +103,9 @@ impl<G: Game> PvSplit<'_, G> {
         let child = work.node.play(work.mv);
         loop {
             cell.abort.store(GO_ON, Relaxed);
+            if let Some(stop) = self.spread_stop {
+                stop.store(false, Relaxed);
+            }
             worker.refresh_stopped(ctx);
             let nodes_before = worker.stats.nodes;
             let since = worker.trace_clock();
@@ -139,6 +149,149 @@ impl<G: Game> PvSplit<'_, G> {
     }
 }
 
+impl<G: Game> PvSplit<'_, G> {
+    /// Slave `s`'s life: takes orders until dismissed, searching each piece
+    /// of work with `search` (given when the slave fell idle; false if the
+    /// slave was dismissed meanwhile).
+    fn take_orders(&self, s: usize, mut search: impl FnMut(Work<G>, Instant) -> bool) {
+        let cell = &self.slaves[s];
+        loop {
+            let idle_since = Instant::now();
+            let order = loop {
+                if let Some(order) = lock(&cell.memo).backlog.pop_front() {
+                    break order;
+                }
+                if let Some(order) = self.transport.recv_at_slave(s, SLAVE_WAIT) {
+                    break order;
+                }
+            };
+            match order {
+                Order::Quit => return,
+                Order::Work(work) => {
+                    if !search(work, idle_since) {
+                        return;
+                    }
+                }
+                other => self.note(cell, &mut lock(&cell.memo), other),
+            }
+        }
+    }
+}
+
+/// A slave process on one thread: serves one search of the master's behind
+/// `transport`, as slave `slave`, until the master dismisses it.
+pub(crate) fn serve<G: Game, E: Evaluator<G>>(
+    transport: &dyn Transport<G>,
+    slave: usize,
+    worker: &mut Worker<G>,
+    (tt, eval, stop): (&TranspositionTable, &E, &AtomicBool),
+    exact: bool,
+) {
+    let pv_split = PvSplit::new(transport, true);
+    let mut ctx = SearchContext::new(tt, eval, stop, exact);
+    ctx.thread = slave + 1;
+    ctx.hook = Some(&pv_split);
+    pv_split.help(worker, &ctx);
+}
+
+/// What a slave process searches with on several threads: an engine's.
+pub(crate) struct RankThreads<'a, G: Game, E: Evaluator<G>> {
+    pub pool: &'a WorkerPool,
+    pub workers: &'a [CachePadded<Mutex<Worker<G>>>],
+    pub tt: &'a TranspositionTable,
+    pub eval: &'a E,
+    pub stop: &'a AtomicBool,
+    /// One that [`Algorithm::shares_subtrees`].
+    pub algorithm: Algorithm,
+}
+
+/// A slave process on all its threads (hybrid: processes × threads): each
+/// piece of work is searched as on one thread, with the restarts for new
+/// bounds, by thread 0, while the algorithm shares the subtree with the
+/// others. An order that abandons the work raises the stop flag, so every
+/// thread leaves it at once; it is lowered again before the next search.
+pub(crate) fn serve_on_threads<G: Game, E: Evaluator<G>>(
+    transport: &dyn Transport<G>,
+    slave: usize,
+    threads: &RankThreads<'_, G, E>,
+    exact: bool,
+) {
+    let mut pv_split = PvSplit::new(transport, true);
+    pv_split.spread_stop = Some(threads.stop);
+    let pv_split = &pv_split;
+    let limits = Limits {
+        exact,
+        ..Limits::default()
+    };
+    let algorithm = threads.algorithm;
+    pv_split.take_orders(slave, |work, idle_since| {
+        let Some(inner) = subtree_helpers::<G, E>(algorithm, threads.workers.len()) else {
+            unreachable!("{algorithm} cannot share a subtree (checked by Engine::serve)");
+        };
+        // The job's root is the work's split node; only thread 0's search,
+        // below, starts from it.
+        let node = work.node.clone();
+        let job = SearchJob {
+            pool: threads.pool,
+            workers: threads.workers,
+            tt: threads.tt,
+            eval: threads.eval,
+            stop: threads.stop,
+            root: &node,
+            root_moves: &[],
+            limits: &limits,
+            start: Instant::now(),
+        };
+        let helpers = RankHelpers {
+            inner: &*inner,
+            pv_split,
+            slave,
+        };
+        let alive = AtomicBool::new(true);
+        let lead: Box<Lead<'_, G, E>> = Box::new(|worker, ctx, _| {
+            worker.count_idle(idle_since);
+            alive.store(pv_split.slave_search(slave, worker, ctx, work), Relaxed);
+            SearchResult::empty()
+        });
+        lead_with(&job, &helpers, &mut |_| {}, lead);
+        alive.load(Relaxed)
+    });
+}
+
+/// A slave process's threads: `inner` shares the work's subtree among them,
+/// and thread 0 also reads the master's orders, as a slave on one thread does.
+struct RankHelpers<'a, 't, G: Game, E: Evaluator<G>> {
+    inner: &'a dyn Helpers<G, E>,
+    pv_split: &'a PvSplit<'t, G>,
+    slave: usize,
+}
+
+impl<G: Game, E: Evaluator<G>> Helpers<G, E> for RankHelpers<'_, '_, G, E> {
+    fn hook(&self) -> Option<&dyn NodeHook<G, E>> {
+        Some(self)
+    }
+
+    fn help(&self, worker: &mut Worker<G>, ctx: &SearchContext<'_, G, E>) {
+        self.inner.help(worker, ctx);
+    }
+
+    fn dismiss(&self) {
+        self.inner.dismiss();
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for RankHelpers<'_, '_, G, E> {
+    #[inline]
+    fn aborted(&self, thread: usize) -> bool {
+        (thread == 0 && self.pv_split.slave_aborted(self.slave))
+            || self.inner.hook().is_some_and(|h| h.aborted(thread))
+    }
+
+    fn try_split(&self, worker: &mut Worker<G>, node: SplitNode<'_, G, E>) -> Split<G::Move> {
+        self.inner.hook()?.try_split(worker, node)
+    }
+}
+
 /// The slaves: every thread but the master's.
 impl<G: Game, E: Evaluator<G>> Helpers<G, E> for PvSplit<'_, G> {
     fn hook(&self) -> Option<&dyn NodeHook<G, E>> {
@@ -152,28 +305,10 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for PvSplit<'_, G> {
             return;
         }
         let s = ctx.thread - 1;
-        let cell = &self.slaves[s];
-        loop {
-            let idle = Instant::now();
-            let order = loop {
-                if let Some(order) = lock(&cell.memo).backlog.pop_front() {
-                    break order;
-                }
-                if let Some(order) = self.transport.recv_at_slave(s, SLAVE_WAIT) {
-                    break order;
-                }
-            };
-            worker.count_idle(idle);
-            match order {
-                Order::Quit => return,
-                Order::Work(work) => {
-                    if !self.slave_search(s, worker, ctx, work) {
-                        return;
-                    }
-                }
-                other => self.note(cell, &mut lock(&cell.memo), other),
-            }
-        }
+        self.take_orders(s, |work, idle_since| {
+            worker.count_idle(idle_since);
+            self.slave_search(s, worker, ctx, work)
+        });
     }
 
     /// `Quit` to every slave.
