@@ -42,6 +42,9 @@ pub struct BenchOptions {
     pub algorithms: Vec<Algorithm>,
     /// Thread counts (1 is always included).
     pub threads: Vec<usize>,
+    /// pv-split once more at each of these message latencies (above 1
+    /// thread; a zero adds nothing).
+    pub latencies: Vec<std::time::Duration>,
     /// Runs per configuration (the median is reported).
     pub runs: usize,
     /// Transposition table per engine, MiB.
@@ -122,15 +125,25 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
     threads.push(1);
     threads.sort_unstable();
     threads.dedup();
-    let mut configs = vec![Config {
-        algorithm: Algorithm::Serial,
-        threads: 1,
-    }];
+    let mut configs = vec![Config::new(Algorithm::Serial, 1)];
     for &algorithm in &options.algorithms {
         if algorithm == Algorithm::Serial {
             continue;
         }
-        configs.extend(threads.iter().map(|&threads| Config { algorithm, threads }));
+        configs.extend(
+            threads
+                .iter()
+                .map(|&threads| Config::new(algorithm, threads)),
+        );
+    }
+    // pv-split again at every message latency asked for: one curve each.
+    if options.algorithms.contains(&Algorithm::PvSplit) {
+        for &latency in options.latencies.iter().filter(|l| !l.is_zero()) {
+            configs.extend(threads.iter().filter(|&&t| t > 1).map(|&threads| Config {
+                latency,
+                ..Config::new(Algorithm::PvSplit, threads)
+            }));
+        }
     }
     configs
 }
@@ -296,7 +309,7 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
             } else {
                 max_threads
             };
-            let config = Config { algorithm, threads };
+            let config = Config::new(algorithm, threads);
             let points = runner::time_by_depth(job, config, sweep, eval.clone(), limits)?;
             series.push(DepthSeries {
                 algorithm: algorithm.name().to_string(),

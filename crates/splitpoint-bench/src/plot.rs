@@ -17,6 +17,7 @@ use plotters_backend::{BackendCoord, DrawingErrorKind};
 use splitpoint::Algorithm;
 
 use crate::report::Row;
+use crate::runner;
 
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 const SIZE: (u32, u32) = (1000, 600);
@@ -38,7 +39,7 @@ pub(crate) fn err(e: impl std::fmt::Display) -> String {
 }
 
 /// A marker's outline.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Shape {
     Circle,
     Square,
@@ -71,15 +72,34 @@ const COLORS: [RGBColor; 11] = [
 ];
 
 /// The algorithm's look, by its place in [`Algorithm::ALL`]: a colour of
-/// its own, and five shapes filled then hollow.
-fn look(algorithm: &str) -> Look {
-    const SHAPES: [Shape; 5] = [
-        Shape::Circle,
-        Shape::Square,
-        Shape::Triangle,
-        Shape::Diamond,
-        Shape::Down,
-    ];
+/// its own, and five shapes filled then hollow. A variant (`pv-split+1ms`,
+/// a message latency) keeps its algorithm's colour, filled the other way,
+/// in another shape for each order of magnitude of its latency.
+fn look(label: &str) -> Look {
+    let Some((algorithm, variant)) = label.split_once('+') else {
+        return algorithm_look(label);
+    };
+    let base = algorithm_look(algorithm);
+    let micros = runner::parse_latency(variant).map_or(1, |d| d.as_micros().max(1));
+    let magnitude = micros.ilog10() as usize; // 50us: 1, 1ms: 3
+    let own = SHAPES.iter().position(|&s| s == base.shape).unwrap_or(0);
+    Look {
+        shape: SHAPES[(own + 1 + magnitude % (SHAPES.len() - 1)) % SHAPES.len()],
+        filled: !base.filled,
+        ..base
+    }
+}
+
+/// The markers' shapes.
+const SHAPES: [Shape; 5] = [
+    Shape::Circle,
+    Shape::Square,
+    Shape::Triangle,
+    Shape::Diamond,
+    Shape::Down,
+];
+
+fn algorithm_look(algorithm: &str) -> Look {
     let i = Algorithm::ALL
         .iter()
         .position(|a| a.name() == algorithm)

@@ -140,9 +140,9 @@ pub fn rows(
     let totals = |c: &Config| -> Vec<Totals> {
         (0..runs)
             .map(|run| {
-                let ms = measurements.iter().filter(|m| {
-                    m.algorithm == c.algorithm.name() && m.threads == c.threads && m.run == run
-                });
+                let ms = measurements
+                    .iter()
+                    .filter(|m| m.algorithm == c.label() && m.threads == c.threads && m.run == run);
                 ms.fold(
                     Totals {
                         seconds: 0.0,
@@ -182,11 +182,11 @@ pub fn rows(
             let nodes = median(t.iter().map(|x| x.nodes as f64).collect()) as u64;
             let load = loads
                 .iter()
-                .filter(|l| l.algorithm == c.algorithm.name() && l.threads == c.threads)
+                .filter(|l| l.algorithm == c.label() && l.threads == c.threads)
                 .filter_map(LoadSample::max)
                 .reduce(f64::max);
             Row {
-                algorithm: c.algorithm.name().to_string(),
+                algorithm: c.label(),
                 threads: c.threads,
                 oversubscribed: c.threads > cores,
                 seconds,
@@ -215,9 +215,7 @@ pub fn rows(
                 wrong: measurements
                     .iter()
                     .filter(|m| {
-                        m.algorithm == c.algorithm.name()
-                            && m.threads == c.threads
-                            && m.verdict.is_wrong()
+                        m.algorithm == c.label() && m.threads == c.threads && m.verdict.is_wrong()
                     })
                     .count(),
                 load,
@@ -232,7 +230,7 @@ pub fn rows(
     if let Some((ts, ns)) = serial {
         let serial_runs = configs
             .iter()
-            .position(|c| c.algorithm.name() == "serial" && c.threads == 1)
+            .position(|c| c.label() == "serial" && c.threads == 1)
             .map(|i| run_seconds[i].clone())
             .unwrap_or_default();
         for (i, r) in rows.iter_mut().enumerate() {
@@ -536,6 +534,7 @@ mod tests {
             suite: Suite::load("synthetic-tiny", None).unwrap(),
             algorithms: vec![Algorithm::Ybw { strong: false }],
             threads: vec![1, 2],
+            latencies: Vec::new(),
             runs: 1,
             hash_mib: 1,
             table: splitpoint::TableKind::Lockless,
@@ -561,7 +560,7 @@ mod tests {
     fn an_impossible_speedup_is_flagged_a_fault() {
         let (ybw, dts) = (Algorithm::Ybw { strong: false }, Algorithm::Dts);
         let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 2), (dts, 2)]
-            .map(|(algorithm, threads)| Config { algorithm, threads })
+            .map(|(algorithm, threads)| Config::new(algorithm, threads))
             .to_vec();
         // Serial: 1000 nodes in 2 s. ybw: NPS 1.9× serial's (the ceiling,
         // 0.95 a thread), speedup 1.73. dts: 2.2× faster on fewer nodes,
@@ -600,7 +599,7 @@ mod tests {
     fn speedup_is_over_serial_and_loaded_rows_are_marked() {
         let ybw = Algorithm::Ybw { strong: false };
         let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 1), (ybw, 2)]
-            .map(|(algorithm, threads)| Config { algorithm, threads })
+            .map(|(algorithm, threads)| Config::new(algorithm, threads))
             .to_vec();
         let measurements = vec![
             search(Algorithm::Serial, 1, 2.0, 1000),
@@ -637,7 +636,7 @@ mod tests {
     fn the_default_rows_are_marked() {
         let (ybw, dts) = (Algorithm::Ybw { strong: false }, Algorithm::Dts);
         let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 2), (dts, 1), (dts, 2)]
-            .map(|(algorithm, threads)| Config { algorithm, threads })
+            .map(|(algorithm, threads)| Config::new(algorithm, threads))
             .to_vec();
         let measurements: Vec<Measurement> = configs
             .iter()

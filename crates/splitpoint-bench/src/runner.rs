@@ -6,19 +6,83 @@
 //! interleaved (run 1 of every configuration, then run 2, …) so that machine
 //! noise spreads evenly over the configurations.
 
+use std::time::Duration;
+
 use indicatif::ProgressBar;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score, TableKind, Trace};
 
 use crate::machine::load_average;
 use crate::suite::Suite;
 
-/// One (algorithm, threads) pair.
+/// One (algorithm, threads) pair, and for pv-split the message latency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     /// The algorithm.
     pub algorithm: Algorithm,
     /// Its thread count.
     pub threads: usize,
+    /// pv-split's messages are held back this long, as over a network
+    /// ([`Engine::set_message_latency`]); zero for none.
+    pub latency: Duration,
+}
+
+impl Config {
+    /// `algorithm` on `threads` threads, its messages undelayed.
+    pub fn new(algorithm: Algorithm, threads: usize) -> Self {
+        Config {
+            algorithm,
+            threads,
+            latency: Duration::ZERO,
+        }
+    }
+
+    /// Its name in tables and plots: the algorithm's, with the latency
+    /// after a `+` if there is one (`pv-split+50us`).
+    pub fn label(&self) -> String {
+        if self.latency.is_zero() {
+            self.algorithm.name().to_string()
+        } else {
+            format!("{}+{}", self.algorithm, latency_text(self.latency))
+        }
+    }
+}
+
+/// A latency as `50us`, `1ms` or `2s`: the coarsest unit it fits whole.
+pub fn latency_text(d: Duration) -> String {
+    let us = d.as_micros();
+    if us % 1_000_000 == 0 {
+        format!("{}s", us / 1_000_000)
+    } else if us % 1000 == 0 {
+        format!("{}ms", us / 1000)
+    } else {
+        format!("{us}us")
+    }
+}
+
+/// Reads a latency written as `latency_text` writes it (or `0`).
+///
+/// # Errors
+/// A message saying what is wrong.
+pub fn parse_latency(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (digits, unit): (String, String) = (
+        text.chars().take_while(char::is_ascii_digit).collect(),
+        text.chars().skip_while(char::is_ascii_digit).collect(),
+    );
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{text}' is no latency (such as 50us, 1ms or 0)"))?;
+    let micros = match unit.as_str() {
+        "us" | "µs" => n,
+        "ms" => n.saturating_mul(1000),
+        "s" => n.saturating_mul(1_000_000),
+        "" if n == 0 => 0,
+        _ => return Err(format!("'{text}': the unit must be us, ms or s")),
+    };
+    if micros > 10_000_000 {
+        return Err(format!("'{text}': at most 10 s"));
+    }
+    Ok(Duration::from_micros(micros))
 }
 
 /// Whether a search's answer is right.
@@ -153,6 +217,7 @@ impl Job<'_> {
         let mut engine = Engine::try_new(eval, self.hash_mib).map_err(|e| e.to_string())?;
         engine.set_table_kind(self.table);
         engine.set_parallelism(config.algorithm, config.threads);
+        engine.set_message_latency(config.latency);
         Ok(engine)
     }
 }
@@ -225,7 +290,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                 "run {}/{}: {} × {}",
                 run + 1,
                 job.runs,
-                config.algorithm,
+                config.label(),
                 config.threads
             ));
             let before = load_average();
@@ -234,7 +299,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                 engine.clear();
                 let r = engine.search(pos, &limits);
                 out.push(Measurement {
-                    algorithm: config.algorithm.name().to_string(),
+                    algorithm: config.label(),
                     threads: config.threads,
                     run,
                     position: suite.positions[i].id.clone(),
@@ -256,7 +321,7 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                 job.progress.inc(1);
             }
             loads.push(LoadSample {
-                algorithm: config.algorithm.name().to_string(),
+                algorithm: config.label(),
                 threads: config.threads,
                 run,
                 before,

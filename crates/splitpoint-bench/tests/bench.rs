@@ -11,6 +11,7 @@ fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
         suite,
         algorithms: Algorithm::ALL.to_vec(),
         threads: vec![1, 2, 3],
+        latencies: Vec::new(),
         runs: 2,
         hash_mib: 1,
         table: splitpoint::TableKind::Lockless,
@@ -164,14 +165,8 @@ fn selfplay_serial_and_ybw_play_identical_games() {
         .take(3)
         .map(|p| Othello::parse_position(&p.text).unwrap())
         .collect();
-    let a = Config {
-        algorithm: Algorithm::Serial,
-        threads: 1,
-    };
-    let b = Config {
-        algorithm: Algorithm::Ybw { strong: false },
-        threads: 2,
-    };
+    let a = Config::new(Algorithm::Serial, 1);
+    let b = Config::new(Algorithm::Ybw { strong: false }, 2);
     let mut played = 0;
     let reports = selfplay::run(
         &openings,
@@ -307,5 +302,52 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
         let _ = std::fs::remove_dir_all(&dir);
     } else {
         eprintln!("plots in {}", dir.display());
+    }
+}
+
+/// A latency adds pv-split rows above one thread, labelled by it, and the
+/// labels read back.
+#[test]
+fn latencies_add_pv_split_rows() {
+    use splitpoint_bench::runner::{latency_text, parse_latency};
+    use std::time::Duration;
+
+    let mut o = options(Suite::load("synthetic-tiny", None).unwrap(), None);
+    o.algorithms = vec![Algorithm::Serial, Algorithm::PvSplit];
+    o.threads = vec![1, 2, 3];
+    o.latencies = vec![
+        Duration::ZERO,
+        Duration::from_micros(50),
+        Duration::from_millis(1),
+    ];
+    let labels: Vec<(String, usize)> = splitpoint_bench::configs(&o)
+        .iter()
+        .map(|c| (c.label(), c.threads))
+        .collect();
+    let want = [
+        ("serial", 1),
+        ("pv-split", 1),
+        ("pv-split", 2),
+        ("pv-split", 3),
+        ("pv-split+50us", 2),
+        ("pv-split+50us", 3),
+        ("pv-split+1ms", 2),
+        ("pv-split+1ms", 3),
+    ];
+    assert_eq!(labels, want.map(|(l, t)| (l.to_string(), t)));
+
+    for (text, micros) in [("50us", 50), ("1ms", 1000), ("2s", 2_000_000), ("0", 0)] {
+        let d = parse_latency(text).unwrap();
+        assert_eq!(d, Duration::from_micros(micros));
+        if micros > 0 {
+            assert_eq!(latency_text(d), text);
+        }
+    }
+    assert_eq!(
+        parse_latency("1500us").map(latency_text),
+        Ok("1500us".to_string())
+    );
+    for bad in ["", "ms", "5", "5xs", "-1ms", "11s"] {
+        assert!(parse_latency(bad).is_err(), "{bad}");
     }
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use splitpoint::Algorithm;
 use splitpoint_bench::machine::cores;
 use splitpoint_bench::report::Row;
+use splitpoint_bench::runner::parse_latency;
 use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
 use splitpoint_bench::{BenchOptions, BenchReport, run, signature};
 
@@ -69,6 +70,12 @@ pub struct BenchArgs {
     /// 1 is always added
     #[arg(long, short = 't', value_name = "1,2,4|max", default_value = "max")]
     pub threads: String,
+
+    /// pv-split once more with every message held back this long between
+    /// its threads, as a cluster's network would (rows `pv-split+50us`, a
+    /// curve each in the plots): latencies comma-separated, such as 50us,1ms
+    #[arg(long, value_name = "50us,1ms")]
+    pub latency: Option<String>,
 
     /// Runs per configuration, interleaved (run 1 of every configuration,
     /// then run 2, ...) after an untimed warm-up pass; the median is
@@ -313,6 +320,17 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
     options.algorithms = parse_algorithms(&args.algos)?;
     options.threads = parse_threads(&args.threads)?;
     options.runs = args.runs;
+    if let Some(list) = &args.latency {
+        if !options.algorithms.contains(&Algorithm::PvSplit) {
+            return Err(Error::input(
+                "--latency: only pv-split sends messages (add it to --algos)",
+            ));
+        }
+        options.latencies = list
+            .split(',')
+            .map(|l| parse_latency(l).map_err(|e| Error::input(format!("--latency: {e}"))))
+            .collect::<Result<_>>()?;
+    }
     Ok(options)
 }
 
@@ -347,6 +365,7 @@ fn common_options(args: &BenchArgs, suite: Suite) -> Result<BenchOptions> {
         suite,
         algorithms: Vec::new(),
         threads: vec![1],
+        latencies: Vec::new(),
         runs: 1,
         hash_mib: check_hash(args.hash)?,
         table: args

@@ -76,7 +76,7 @@ fn parse_config(flag: &str, text: &str) -> Result<Config> {
             )));
         }
     };
-    Ok(Config { algorithm, threads })
+    Ok(Config::new(algorithm, threads))
 }
 
 /// Plays the games and reports them.

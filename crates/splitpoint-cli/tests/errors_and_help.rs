@@ -60,6 +60,14 @@ fn bad_input_is_one_line_and_status_2() {
         (&["perft", "othello", "500"], "DEPTH: 500 is out of range"),
         (&["solve", "synthetic"], "no exact solver for synthetic"),
         (
+            &["bench", "--algos", "pv-split", "--latency", "5xs"],
+            "--latency: '5xs': the unit must be us, ms or s",
+        ),
+        (
+            &["bench", "--algos", "ybw", "--latency", "1ms"],
+            "--latency: only pv-split sends messages",
+        ),
+        (
             &[
                 "search",
                 "othello",

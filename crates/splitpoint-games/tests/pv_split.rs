@@ -215,3 +215,20 @@ fn slave_engines_on_threads_are_exact() {
         }
     }
 }
+
+/// A simulated network latency (the bench's `--latency`) delays every
+/// message between the threads, and changes no score.
+#[test]
+fn exact_with_message_latency() {
+    let cases = othello_cases();
+    let mut engine = Engine::new(OthelloEval, 4);
+    engine.set_parallelism(Algorithm::PvSplit, 3);
+    engine.set_message_latency(Duration::from_micros(300));
+    let mut sent = 0;
+    for (pos, depth, want) in &cases {
+        let r = engine.search(pos, &Limits::to_depth(*depth).exact());
+        assert_eq!(r.score, *want, "depth {depth}: {pos:?}");
+        sent += r.stats.work_sent;
+    }
+    assert!(sent > 0, "no message was sent");
+}

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
@@ -73,6 +73,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     trace: Option<Trace>,
     /// PV splitting's slaves in other processes, if it has them.
     remote: Option<Arc<dyn Transport<G>>>,
+    /// PV splitting's simulated message latency, in-process.
+    latency: Duration,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -104,6 +106,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             tracing: false,
             trace: None,
             remote: None,
+            latency: Duration::ZERO,
         })
     }
 
@@ -138,6 +141,14 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// ignore it.
     pub fn set_transport(&mut self, transport: Option<Arc<dyn Transport<G>>>) {
         self.remote = transport;
+    }
+
+    /// Holds every PV-splitting message between this engine's threads back
+    /// by `latency`, as a network between machines would (zero, the
+    /// default, for none): what a cluster's latency costs, measured on one
+    /// machine. Slaves in other processes are not delayed.
+    pub fn set_message_latency(&mut self, latency: Duration) {
+        self.latency = latency;
     }
 
     /// Serves, as slave `slave` of the master behind `transport` (another
@@ -371,8 +382,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             limits,
             start,
         };
-        let remote = self.remote.as_deref();
-        let mut result = parallel::search(self.algorithm, &job, remote, &mut on_iteration);
+        let messaging = pv_split::Messaging {
+            remote: self.remote.as_deref(),
+            latency: self.latency,
+        };
+        let mut result = parallel::search(self.algorithm, &job, messaging, &mut on_iteration);
         result.stats = self.sum_stats();
         result.elapsed = start.elapsed();
         if self.tracing {

@@ -1,5 +1,8 @@
-//! A test transport that delays and reorders messages (the `testing`
-//! feature): the master/slave logic must stay exact over it.
+//! A transport that delays messages: in tests, a random time each, the
+//! ready ones delivered in a random order (the `testing` feature: the
+//! master/slave logic must stay exact over it); in the bench, a fixed
+//! latency each ([`Engine::set_message_latency`](crate::Engine::set_message_latency):
+//! how speedup falls as a network's latency grows, measured in-process).
 
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -61,14 +64,15 @@ impl<T> Inbox<T> {
         }
     }
 
-    fn send(&self, msg: T, max_latency: Duration) {
+    fn send(&self, msg: T, min_latency: Duration, max_latency: Duration) {
         let mut h = lock(&self.held);
         let max = max_latency.as_micros() as u64;
-        let latency = if max == 0 {
-            0
-        } else {
-            next_random(&mut h.rng) % (max + 1)
-        };
+        let latency = min_latency.as_micros() as u64
+            + if max == 0 {
+                0
+            } else {
+                next_random(&mut h.rng) % (max + 1)
+            };
         let seq = h.next_seq;
         h.next_seq += 1;
         h.stats.messages += 1;
@@ -109,15 +113,19 @@ impl<T> Inbox<T> {
         }
     }
 
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     fn stats(&self) -> DelayStats {
         lock(&self.held).stats
     }
 }
 
-/// A test transport that delays every message a random time and delivers
-/// the ready ones in a seeded random order (see the module doc).
+/// A transport that delays every message (a fixed latency plus a random
+/// time) and delivers the ready ones in a seeded random order (see the
+/// module doc).
 pub struct DelayTransport<G: Game> {
     delays: Delays,
+    /// Every message's least delay.
+    latency: Duration,
     slave_inboxes: Vec<Inbox<Order<G>>>,
     master_inbox: Inbox<Report<G::Move>>,
 }
@@ -128,6 +136,7 @@ impl<G: Game> DelayTransport<G> {
         let seed = delays.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         DelayTransport {
             delays,
+            latency: Duration::ZERO,
             slave_inboxes: (0..slaves)
                 .map(|i| Inbox::new(seed ^ (i as u64 + 1).wrapping_mul(0xff51_afd7_ed55_8ccd)))
                 .collect(),
@@ -135,7 +144,21 @@ impl<G: Game> DelayTransport<G> {
         }
     }
 
+    /// A transport for `slaves` slaves that delays every message by
+    /// `latency`, as a network would.
+    pub fn with_latency(slaves: usize, latency: Duration) -> Self {
+        let delays = Delays {
+            seed: 1,
+            max_latency: Duration::ZERO,
+        };
+        DelayTransport {
+            latency,
+            ..Self::new(slaves, delays)
+        }
+    }
+
     /// Messages carried and reordered so far, over every receiver.
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub fn stats(&self) -> DelayStats {
         let mut sum = self.master_inbox.stats();
         for inbox in &self.slave_inboxes {
@@ -153,11 +176,12 @@ impl<G: Game> Transport<G> for DelayTransport<G> {
     }
 
     fn send_to_slave(&self, slave: usize, order: Order<G>) {
-        self.slave_inboxes[slave].send(order, self.delays.max_latency);
+        self.slave_inboxes[slave].send(order, self.latency, self.delays.max_latency);
     }
 
     fn send_to_master(&self, report: Report<G::Move>) {
-        self.master_inbox.send(report, self.delays.max_latency);
+        self.master_inbox
+            .send(report, self.latency, self.delays.max_latency);
     }
 
     fn recv_at_slave(&self, slave: usize, timeout: Duration) -> Option<Order<G>> {

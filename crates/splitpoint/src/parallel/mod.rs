@@ -21,11 +21,9 @@ use crate::game::{Evaluator, Game};
 use abdada::Searching;
 use shared_tt::WholeTree;
 use splitter::Splitter;
-use transport::Transport;
 use workloads::Workloads;
 
 pub(crate) mod abdada;
-#[cfg(feature = "testing")]
 pub(crate) mod delay_transport;
 pub(crate) mod dts;
 pub(crate) mod idle;
@@ -186,12 +184,12 @@ pub(crate) fn subtree_helpers<G: Game, E: Evaluator<G>>(
     }
 }
 
-/// Runs `algorithm` on the threads of `job`; PV splitting's slaves are
-/// the other processes behind `remote` if it is given.
+/// Runs `algorithm` on the threads of `job`; `messaging` says how PV
+/// splitting's messages travel.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     algorithm: Algorithm,
     job: &SearchJob<G, E>,
-    remote: Option<&dyn Transport<G>>,
+    messaging: pv_split::Messaging<'_, G>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let threads = job.workers.len();
@@ -222,6 +220,6 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         Algorithm::Workloads { join_taken } => {
             lead_and_help(job, &Workloads::new(threads, join_taken), on_iteration)
         }
-        Algorithm::PvSplit => pv_split::search(job, remote, on_iteration),
+        Algorithm::PvSplit => pv_split::search(job, messaging, on_iteration),
     }
 }

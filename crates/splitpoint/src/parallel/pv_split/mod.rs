@@ -125,7 +125,6 @@ use crossbeam_utils::CachePadded;
 use crate::driver::{Helpers, SearchJob, SearchResult, lead_and_help, lock};
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
-#[cfg(feature = "testing")]
 use crate::parallel::delay_transport::DelayTransport;
 use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::PV_SPLIT_MIN_DEPTH;
@@ -324,18 +323,34 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for PvSplit<'_, G> {
     }
 }
 
+/// How PV splitting's messages travel: an engine's setting.
+#[derive(Clone, Copy)]
+pub(crate) struct Messaging<'a, G: Game> {
+    /// Slaves in other processes, behind this transport (else this
+    /// search's other threads are the slaves).
+    pub remote: Option<&'a dyn Transport<G>>,
+    /// In-process, every message is held back this long (a network's
+    /// latency, simulated).
+    pub latency: Duration,
+}
+
 /// Runs PV splitting on the threads of `job` over the in-process channel
-/// transport (or, in tests, the one [`testing::with_delays`] asks for), or
-/// with thread 0 as the master of the job's transport across processes.
+/// transport (or, with a latency, the delaying one; in tests, the one
+/// [`testing::with_delays`] asks for), or with thread 0 as the master of a
+/// transport across processes.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     job: &SearchJob<G, E>,
-    remote: Option<&dyn Transport<G>>,
+    messaging: Messaging<'_, G>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
-    if let Some(transport) = remote {
+    if let Some(transport) = messaging.remote {
         return search_over(job, transport, false, on_iteration);
     }
     let slaves = job.workers.len() - 1;
+    if !messaging.latency.is_zero() {
+        let transport = DelayTransport::with_latency(slaves, messaging.latency);
+        return search_over(job, &transport, true, on_iteration);
+    }
     #[cfg(feature = "testing")]
     if let Some(delays) = testing::delays() {
         let transport = DelayTransport::new(slaves, delays);
