@@ -33,6 +33,7 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Trace};
 
+use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
 use crate::games::NamedGame;
 
@@ -113,6 +114,32 @@ pub struct ParallelArgs {
     /// and bounds
     #[arg(long, value_name = "FILE")]
     pub trace: Option<std::path::PathBuf>,
+}
+
+/// The engine of a one-off search or solve: its table, its threads and how
+/// they share the work, and where pv-split's slaves run.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Transposition-table size in MiB (0 keeps a single bucket)
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub hash: u64,
+
+    #[command(flatten)]
+    pub parallel: ParallelArgs,
+
+    #[command(flatten)]
+    pub cluster: TransportArgs,
+}
+
+impl EngineArgs {
+    /// The engine these arguments describe, connected to its slaves (on an
+    /// MPI rank other than 0 this serves rank 0 and never returns).
+    pub fn engine<G: NamedGame, E: Evaluator<G> + 'static>(&self, eval: E) -> Result<Engine<G, E>> {
+        let mut engine = new_engine(eval, self.hash)?;
+        self.parallel.apply(&mut engine)?;
+        self.cluster.connect(&mut engine)?;
+        Ok(engine)
+    }
 }
 
 /// The most threads an engine may be given: on the command line, in every

@@ -8,10 +8,9 @@ use clap::Args;
 use serde::Serialize;
 use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats, Trace};
 
-use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
 use crate::games::{GameCommand, NamedGame, line_text, load_position, run_on_game};
-use crate::{ParallelArgs, PositionArgs, check_depth, new_engine, report, stdout};
+use crate::{EngineArgs, PositionArgs, check_depth, report, stdout};
 
 /// Find the best move of a position
 ///
@@ -55,15 +54,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
 
-    /// Transposition-table size in MiB (0 keeps a single bucket)
-    #[arg(long, value_name = "MB", default_value_t = 64)]
-    pub hash: u64,
-
     #[command(flatten)]
-    pub parallel: ParallelArgs,
-
-    #[command(flatten)]
-    pub cluster: TransportArgs,
+    pub engine: EngineArgs,
 
     /// Exact mode: the score is plain negamax's at the same depth (no table
     /// cutoffs, no aspiration windows); slower, for checking
@@ -181,9 +173,7 @@ impl GameCommand for &SearchArgs {
             self.position.moves.as_deref(),
         )?;
         let limits = self.limits(pos.default_depth())?;
-        let mut engine = new_engine(G::Eval::default(), self.hash)?;
-        self.parallel.apply(&mut engine)?;
-        self.cluster.connect(&mut engine)?;
+        let mut engine = self.engine.engine(G::Eval::default())?;
 
         let traced = |engine: &mut Engine<G, G::Eval>| -> Vec<(String, Trace)> {
             engine
@@ -194,7 +184,7 @@ impl GameCommand for &SearchArgs {
         };
         if self.json {
             let result = engine.search(&pos, &limits);
-            self.parallel.write_trace(&traced(&mut engine))?;
+            self.engine.parallel.write_trace(&traced(&mut engine))?;
             let json = to_json(&engine, &pos, &result);
             report::json_line(&mut stdout(), &json)?;
             return Ok(ExitCode::SUCCESS);
@@ -232,7 +222,7 @@ impl GameCommand for &SearchArgs {
             }
         });
         written?;
-        self.parallel.write_trace(&traced(&mut engine))?;
+        self.engine.parallel.write_trace(&traced(&mut engine))?;
         write_summary(&mut stdout(), &pos, &result)?;
         Ok(ExitCode::SUCCESS)
     }

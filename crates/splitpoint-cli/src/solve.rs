@@ -12,11 +12,10 @@ use splitpoint_games::othello::{
     FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, solve_limits,
 };
 
-use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
 use crate::games::{GameName, line_text, parse_game};
 use crate::search::StatsJson;
-use crate::{ParallelArgs, new_engine, report, stdout};
+use crate::{EngineArgs, report, stdout};
 
 /// The FFO position solved when none is given.
 const DEFAULT_FFO: u32 = 40;
@@ -71,15 +70,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", value_delimiter = ',')]
     pub ffo: Vec<u32>,
 
-    /// Transposition-table size in MiB (0 keeps a single bucket)
-    #[arg(long, value_name = "MB", default_value_t = 64)]
-    pub hash: u64,
-
     #[command(flatten)]
-    pub parallel: ParallelArgs,
-
-    #[command(flatten)]
-    pub cluster: TransportArgs,
+    pub engine: EngineArgs,
 
     /// Search in exact mode (the table orders moves but ends no node): the
     /// oracle the solver is tested against
@@ -163,9 +155,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         )));
     }
     let jobs = jobs(args)?;
-    let mut engine = new_engine(OthelloExact, args.hash)?;
-    args.parallel.apply(&mut engine)?;
-    args.cluster.connect(&mut engine)?;
+    let mut engine = args.engine.engine(OthelloExact)?;
     let mut out = stdout();
     if !args.json {
         let expected = if jobs.iter().any(|j| j.known.is_some()) {
@@ -228,7 +218,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             report::per_second(total_nodes, total_time)
         )?;
     }
-    args.parallel.write_trace(&traces)?;
+    args.engine.parallel.write_trace(&traces)?;
     Ok(if all_correct {
         ExitCode::SUCCESS
     } else {

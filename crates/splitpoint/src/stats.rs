@@ -64,6 +64,48 @@ impl Stats {
     }
 }
 
+/// Every counter in declaration order, named once: [`Stats::to_array`] and
+/// [`Stats::from_array`] carry a `Stats` as plain numbers (across processes,
+/// say); a field missing here fails to compile in `from_array`.
+macro_rules! counters {
+    ($($field:ident),* $(,)?) => {
+        impl Stats {
+            /// How many counters a `Stats` has.
+            pub const COUNTERS: usize = [$(stringify!($field)),*].len();
+
+            /// The counters in declaration order.
+            pub fn to_array(&self) -> [u64; Self::COUNTERS] {
+                [$(self.$field),*]
+            }
+
+            /// The `Stats` whose [`to_array`](Stats::to_array) is `counters`.
+            pub fn from_array(counters: [u64; Self::COUNTERS]) -> Self {
+                let [$($field),*] = counters;
+                Stats { $($field),* }
+            }
+        }
+    };
+}
+
+counters!(
+    nodes,
+    qnodes,
+    tt_probes,
+    tt_hits,
+    tt_cutoffs,
+    beta_cutoffs,
+    first_move_cutoffs,
+    splits,
+    work_sent,
+    splits_refused,
+    aborted_nodes,
+    idle_micros,
+    wait_micros,
+    null_cutoffs,
+    reductions,
+    seldepth,
+);
+
 impl AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
         self.nodes += o.nodes;
@@ -82,5 +124,19 @@ impl AddAssign for Stats {
         self.null_cutoffs += o.null_cutoffs;
         self.reductions += o.reductions;
         self.seldepth = self.seldepth.max(o.seldepth);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stats;
+
+    #[test]
+    fn counters_round_trip_in_declaration_order() {
+        let counters: [u64; Stats::COUNTERS] = std::array::from_fn(|i| 10 + i as u64);
+        let stats = Stats::from_array(counters);
+        assert_eq!(stats.nodes, 10);
+        assert_eq!(stats.seldepth, 10 + Stats::COUNTERS as u64 - 1);
+        assert_eq!(stats.to_array(), counters);
     }
 }

@@ -205,67 +205,18 @@ pub fn report_id(message: &[u8]) -> Result<(usize, u64), ParseError> {
 
 /// A slave's `DONE`, with what it counted in the search.
 pub fn write_done(stats: &Stats) -> Vec<u8> {
-    // Every field, named: a field added to `Stats` must be added here.
-    let Stats {
-        nodes,
-        qnodes,
-        tt_probes,
-        tt_hits,
-        tt_cutoffs,
-        beta_cutoffs,
-        first_move_cutoffs,
-        splits,
-        work_sent,
-        splits_refused,
-        aborted_nodes,
-        idle_micros,
-        wait_micros,
-        null_cutoffs,
-        reductions,
-        seldepth,
-    } = *stats;
     let mut m = Writer::new(DONE);
-    for x in [
-        nodes,
-        qnodes,
-        tt_probes,
-        tt_hits,
-        tt_cutoffs,
-        beta_cutoffs,
-        first_move_cutoffs,
-        splits,
-        work_sent,
-        splits_refused,
-        aborted_nodes,
-        idle_micros,
-        wait_micros,
-        null_cutoffs,
-        reductions,
-        seldepth,
-    ] {
+    for x in stats.to_array() {
         m.u64(x);
     }
     m.0
 }
 
-/// What a `DONE` (after its kind) says the slave counted.
+/// Reads a `DONE`'s counters (after its kind).
 pub fn read_done(r: &mut Reader<'_>) -> Result<Stats, ParseError> {
-    Ok(Stats {
-        nodes: r.u64()?,
-        qnodes: r.u64()?,
-        tt_probes: r.u64()?,
-        tt_hits: r.u64()?,
-        tt_cutoffs: r.u64()?,
-        beta_cutoffs: r.u64()?,
-        first_move_cutoffs: r.u64()?,
-        splits: r.u64()?,
-        work_sent: r.u64()?,
-        splits_refused: r.u64()?,
-        aborted_nodes: r.u64()?,
-        idle_micros: r.u64()?,
-        wait_micros: r.u64()?,
-        null_cutoffs: r.u64()?,
-        reductions: r.u64()?,
-        seldepth: r.u64()?,
-    })
+    let mut counters = [0; Stats::COUNTERS];
+    for x in &mut counters {
+        *x = r.u64()?;
+    }
+    Ok(Stats::from_array(counters))
 }
