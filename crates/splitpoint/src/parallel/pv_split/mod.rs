@@ -254,7 +254,10 @@ pub(crate) struct PvSplit<'t, G: Game> {
     cut: AtomicBool,
     /// Whether the master has frames or busy slaves (anything to poll for).
     active: AtomicBool,
-    tick: PollClock,
+    /// The master's poll clock, written at each of its nodes: on a cache
+    /// line of its own, away from `slaves`, which every slave reads at each
+    /// of its nodes.
+    tick: CachePadded<PollClock>,
     /// Work messages sent.
     work_sent: AtomicU64,
     slaves: Box<[CachePadded<SlaveCell<G>>]>,
@@ -283,7 +286,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
             }),
             cut: AtomicBool::new(false),
             active: AtomicBool::new(false),
-            tick: PollClock::new(),
+            tick: CachePadded::new(PollClock::new()),
             work_sent: AtomicU64::new(0),
             slaves: (0..n)
                 .map(|_| {
