@@ -139,7 +139,7 @@ fn a_panic_in_the_search_reaches_the_caller_and_the_engine_goes_on() {
     let (progress, cases) = mpsc::channel();
     std::thread::spawn(move || {
         for algorithm in Algorithm::ALL {
-            for threads in [2, 3, 8] {
+            for threads in [2, 3, 4, 8] {
                 for at in [calls / 50, calls / 3, calls * 2 / 3] {
                     progress
                         .send(Some(format!("{algorithm} × {threads}, panic at {at}")))
