@@ -106,24 +106,16 @@ counters!(
     seldepth,
 );
 
+/// Sums every counter but `seldepth`, which takes the deeper of the two.
 impl AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
-        self.nodes += o.nodes;
-        self.qnodes += o.qnodes;
-        self.tt_probes += o.tt_probes;
-        self.tt_hits += o.tt_hits;
-        self.tt_cutoffs += o.tt_cutoffs;
-        self.beta_cutoffs += o.beta_cutoffs;
-        self.first_move_cutoffs += o.first_move_cutoffs;
-        self.splits += o.splits;
-        self.work_sent += o.work_sent;
-        self.splits_refused += o.splits_refused;
-        self.aborted_nodes += o.aborted_nodes;
-        self.idle_micros += o.idle_micros;
-        self.wait_micros += o.wait_micros;
-        self.null_cutoffs += o.null_cutoffs;
-        self.reductions += o.reductions;
-        self.seldepth = self.seldepth.max(o.seldepth);
+        let seldepth = self.seldepth.max(o.seldepth);
+        let mut sum = self.to_array();
+        for (s, x) in sum.iter_mut().zip(o.to_array()) {
+            *s += x;
+        }
+        *self = Stats::from_array(sum);
+        self.seldepth = seldepth;
     }
 }
 
@@ -138,5 +130,14 @@ mod tests {
         assert_eq!(stats.nodes, 10);
         assert_eq!(stats.seldepth, 10 + Stats::COUNTERS as u64 - 1);
         assert_eq!(stats.to_array(), counters);
+    }
+
+    #[test]
+    fn adding_sums_the_counters_and_keeps_the_deeper_seldepth() {
+        let mut a = Stats::from_array([3; Stats::COUNTERS]);
+        a += Stats::from_array([5; Stats::COUNTERS]);
+        assert_eq!(a.nodes, 8);
+        assert_eq!(a.reductions, 8);
+        assert_eq!(a.seldepth, 5);
     }
 }
