@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use splitpoint::{Evaluator, Game, INFINITY, Score};
-use splitpoint_fuzz::{MAX_TEXT, check_position, legal_moves, text};
+use splitpoint_fuzz::{MAX_TEXT, check_position, text};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
 
 /// Brute force to the end is cheap up to this many empties.
@@ -58,7 +58,7 @@ fn brute_force(pos: &Othello) -> Score {
     if let Some(outcome) = pos.outcome() {
         return OthelloExact.terminal_score(pos, outcome, 0);
     }
-    legal_moves(pos)
+    pos.legal_moves()
         .iter()
         .map(|&mv| -brute_force(&pos.play(mv)))
         .max()

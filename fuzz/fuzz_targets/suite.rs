@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(records) = parse_epd(text) {
             for r in records {
                 for mv in r.best_moves {
-                    assert!(splitpoint_fuzz::legal_moves(&r.position).contains(&mv));
+                    assert!(r.position.legal_moves().contains(&mv));
                 }
             }
         }

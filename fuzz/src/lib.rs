@@ -8,7 +8,7 @@
 use std::fmt::Debug;
 use std::io::{self, Cursor, Write};
 
-use splitpoint::{Evaluator, Game, MoveList, ParseError, WIN_BOUND};
+use splitpoint::{Evaluator, Game, ParseError, WIN_BOUND};
 
 /// The longest position or move text tried, in bytes: a FEN, a PDN FEN
 /// listing every piece, a Hub position, all fit with room to spare.
@@ -23,13 +23,6 @@ pub fn text(data: &[u8], max: usize) -> Option<&str> {
         return None;
     }
     std::str::from_utf8(data).ok()
-}
-
-/// The legal moves of `pos`.
-pub fn legal_moves<G: Game>(pos: &G) -> MoveList<G::Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves
 }
 
 /// If `text` reads as a position: its text form reads back as the same
@@ -49,7 +42,7 @@ pub fn check_position<G: Game>(text: &str, evals: &[&dyn Evaluator<G>]) -> Optio
     for eval in evals {
         check_evaluator(&pos, *eval);
     }
-    for mv in legal_moves(&pos) {
+    for mv in pos.legal_moves() {
         check_move_text(&pos, mv);
         let child = pos.play(mv);
         let parent = pos.position_text();
@@ -69,7 +62,7 @@ pub fn check_position<G: Game>(text: &str, evals: &[&dyn Evaluator<G>]) -> Optio
 /// other; never a panic.
 pub fn check_evaluator<G: Game>(pos: &G, eval: &dyn Evaluator<G>) {
     let what = || pos.position_text();
-    let legal = legal_moves(pos);
+    let legal = pos.legal_moves();
     if pos.outcome().is_none() {
         let score = eval.evaluate(pos);
         assert!(
@@ -78,9 +71,9 @@ pub fn check_evaluator<G: Game>(pos: &G, eval: &dyn Evaluator<G>) {
             what()
         );
     }
-    let mut noisy = MoveList::new();
+    let mut noisy = G::Moves::default();
     eval.noisy_moves(pos, &mut noisy);
-    for mv in &noisy {
+    for mv in noisy.iter() {
         assert!(
             legal.contains(mv),
             "{:?}: noisy move {mv:?} is not a legal move",
@@ -97,11 +90,11 @@ pub fn check_evaluator<G: Game>(pos: &G, eval: &dyn Evaluator<G>) {
     }
     let mut keys = vec![0; legal.len()];
     eval.order_moves(pos, &legal, &mut keys);
-    for &mv in &legal {
+    for &mv in legal.iter() {
         let _ = eval.is_quiet(pos, mv);
     }
     if !in_check && let Some(passed) = eval.null_move(pos) {
-        let _ = (passed.outcome(), passed.hash(), legal_moves(&passed));
+        let _ = (passed.outcome(), passed.hash(), passed.legal_moves());
         if passed.outcome().is_none() {
             let _ = eval.evaluate(&passed);
         }
@@ -124,8 +117,8 @@ fn check_text_round_trip<G: Game>(pos: &G, what: &dyn Debug) -> G {
         "{what:?}: its text {written:?} is written differently when read back"
     );
     assert_eq!(
-        &legal_moves(&again)[..],
-        &legal_moves(pos)[..],
+        &again.legal_moves()[..],
+        &pos.legal_moves()[..],
         "{what:?}: its text {written:?} reads back with other moves"
     );
     again
@@ -155,7 +148,7 @@ pub type MoveReader<G> = fn(&G, &str) -> Result<<G as Game>::Move, ParseError>;
 /// is legal there, can be played, and its own text reads back as it.
 pub fn check_move<G: Game>(positions: &[G], readers: &[MoveReader<G>], text: &str) {
     for pos in positions {
-        let legal = legal_moves(pos);
+        let legal = pos.legal_moves();
         for read in readers {
             if let Ok(mv) = read(pos, text) {
                 assert!(

@@ -13,7 +13,7 @@
 //! is played instead. The choice then depends only on the position and the
 //! depth, never on timing or thread count.
 
-use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Score, TableAllocError, WIN_BOUND};
+use splitpoint::{Engine, Evaluator, Game, Limits, Score, TableAllocError, WIN_BOUND};
 
 use crate::runner::Config;
 
@@ -63,8 +63,7 @@ fn choose<G: Game, E: Evaluator<G>>(
     let limits = Limits::to_depth(depth).exact();
     let result = engine.search(pos, &limits);
     let best = result.best_move?;
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
+    let moves = pos.legal_moves();
     let child_limits = Limits::to_depth((depth - 1).max(1)).exact();
     for &mv in moves.iter().take_while(|&&m| m != best) {
         let child = pos.play(mv);
@@ -89,7 +88,7 @@ fn choose<G: Game, E: Evaluator<G>>(
 /// the root when the evaluator has no noisy moves. With noisy moves the exact
 /// value needs a search, so fall back to one.
 fn leaf_value<G: Game, E: Evaluator<G>>(eval: &E, pos: &G) -> Score {
-    let mut noisy = MoveList::new();
+    let mut noisy = G::Moves::default();
     eval.noisy_moves(pos, &mut noisy);
     if noisy.is_empty() {
         eval.evaluate(pos)

@@ -2,7 +2,7 @@
 //! [`NamedGame`], and run through [`GameName::dispatch`] (the laboratory's,
 //! shared with the bench and self-play); here is what they share beyond it.
 
-use splitpoint::{Game, MoveList};
+use splitpoint::Game;
 pub use splitpoint_bench::games::GameName;
 pub use splitpoint_bench::games::{GameCommand, NamedGame};
 
@@ -45,11 +45,4 @@ pub fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
         pos = pos.play(mv);
     }
     texts
-}
-
-/// The legal moves of `pos`.
-pub fn legal_moves<G: Game>(pos: &G) -> MoveList<G::Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves
 }

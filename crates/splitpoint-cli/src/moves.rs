@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::error::{Error, Result};
-use crate::games::{GameCommand, NamedGame, legal_moves, load_position, run_on_game};
+use crate::games::{GameCommand, NamedGame, load_position, run_on_game};
 use crate::{PositionArgs, stdout};
 
 /// List the legal moves of a position, or of many read from standard input
@@ -67,6 +67,10 @@ impl GameCommand for &MovesArgs {
 
 /// The legal moves of `pos`, space-separated.
 fn moves_line<G: NamedGame>(pos: &G) -> String {
-    let texts: Vec<String> = legal_moves(pos).iter().map(|&m| pos.move_text(m)).collect();
+    let texts: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
     texts.join(" ")
 }

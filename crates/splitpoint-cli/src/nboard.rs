@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use splitpoint::{Engine, Game, Limits, MoveList, SearchResult, Trace};
+use splitpoint::{Engine, Game, Limits, SearchResult, Trace};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, OthelloMove, solve_limits};
 
 use crate::error::Result;
@@ -198,7 +198,7 @@ impl Session {
     /// `n` is 1, else one per move).
     fn hint(&mut self, n: usize, out: &mut (impl Write + Send)) -> Result<()> {
         let pos = self.position;
-        let moves = legal_moves(&pos);
+        let moves = pos.legal_moves();
         if n == 1 || moves.len() <= 1 {
             self.search(pos, out, true)?;
             return Ok(());
@@ -308,12 +308,6 @@ fn move_text(mv: OthelloMove) -> String {
     }
 }
 
-fn legal_moves(pos: &Othello) -> Vec<OthelloMove> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves.to_vec()
-}
-
 /// `pos` after the move `text` ("F5", "f5", "PA"), if legal.
 fn play(pos: &Othello, text: &str) -> std::result::Result<Othello, String> {
     let text = text.trim();
@@ -326,7 +320,7 @@ fn play(pos: &Othello, text: &str) -> std::result::Result<Othello, String> {
     if pos.outcome().is_some() {
         return Err(format!("{text}: the game is over"));
     }
-    if !legal_moves(pos).contains(&mv) {
+    if !pos.legal_moves().contains(&mv) {
         return Err(format!("{text} is not legal here"));
     }
     Ok(pos.play(mv))
@@ -356,7 +350,7 @@ fn parse_ggf(text: &str) -> std::result::Result<Othello, String> {
                 let black = key == "B";
                 let mv = value.split('/').next().unwrap_or("");
                 // A side that must pass may be left implicit.
-                if pos.black_to_move() != black && legal_moves(&pos) == [OthelloMove::PASS] {
+                if pos.black_to_move() != black && pos.legal_moves()[..] == [OthelloMove::PASS] {
                     pos = pos.play(OthelloMove::PASS);
                 }
                 if pos.black_to_move() != black {

@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::games::{GameCommand, NamedGame, legal_moves, load_position, run_on_game};
+use crate::games::{GameCommand, NamedGame, load_position, run_on_game};
 use crate::{PositionArgs, check_depth, report, stdout};
 
 /// Count the positions DEPTH plies below a position (move-generator check)
@@ -86,7 +86,7 @@ impl GameCommand for &PerftArgs {
         let start = Instant::now();
         let (nodes, divide) = if self.divide {
             let mut counts = Vec::new();
-            for mv in legal_moves(&pos) {
+            for mv in pos.legal_moves() {
                 let nodes = pos.play(mv).perft(depth - 1);
                 if !self.json {
                     writeln!(out, "{:<8} {nodes}", pos.move_text(mv))?;

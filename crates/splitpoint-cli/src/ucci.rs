@@ -21,7 +21,6 @@ use splitpoint::{Game, Limits, MAX_DEPTH};
 use splitpoint_games::xiangqi::{Move, Xiangqi};
 
 use crate::error::Result;
-use crate::games::legal_moves;
 use crate::protocol::{
     Clock, DEFAULT_MOVE_OVERHEAD, Dialect, EngineOption, Go, Output, Session, Settings, clip,
     play_game, position_and_moves, read_commands,
@@ -180,7 +179,8 @@ impl Reader {
             soft_limit: params.clock.map(|c| c.soft_limit()),
             wait_for_stop: params.ponder || params.infinite(),
             search_moves: (!self.banned.is_empty()).then(|| {
-                legal_moves(&self.position)
+                self.position
+                    .legal_moves()
                     .into_iter()
                     .filter(|mv| !self.banned.contains(mv))
                     .collect()

@@ -115,6 +115,7 @@ impl Synthetic {
 
 impl Game for Synthetic {
     type Move = u8;
+    type Moves = MoveList<u8>;
 
     fn generate_moves(&self, moves: &mut MoveList<u8>) {
         if !self.is_leaf() {

@@ -8,7 +8,7 @@ use common::{
     Rng, assert_damaged_positions_refused_or_usable, assert_every_algorithm_exact,
     assert_exact_equals_negamax, assert_game_over, assert_move_keys_distinct, assert_moves_refused,
     assert_positions_refused, assert_repetition_rule, assert_scored_as_lost,
-    assert_text_round_trips, evaluate_with_children, legal, ordering_keys, parse, play_line,
+    assert_text_round_trips, evaluate_with_children, ordering_keys, parse, play_line,
 };
 use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN};
 use splitpoint_games::chess::cozy_chess::Piece;
@@ -138,7 +138,7 @@ fn damaged_fens_are_refused_or_usable() {
     assert_damaged_positions_refused_or_usable(&bases, ALPHABET, |pos: &Chess| {
         evaluate_with_children(pos, &eval);
         eval.noisy_moves(pos, &mut MoveList::new());
-        for &mv in &legal(pos) {
+        for &mv in &pos.legal_moves() {
             let _ = pos.san(mv);
         }
     });
@@ -263,7 +263,7 @@ fn random_games_keep_text_and_hash_consistent() {
             if pos.outcome().is_some() {
                 break;
             }
-            let moves = legal(&pos);
+            let moves = pos.legal_moves();
             for &mv in &moves {
                 assert_eq!(pos.parse_move(&pos.move_text(mv)), Ok(mv));
                 assert_eq!(
@@ -275,7 +275,7 @@ fn random_games_keep_text_and_hash_consistent() {
             }
             let reread = fen(&pos.position_text());
             assert_eq!(reread.hash(), pos.hash());
-            assert_eq!(legal(&reread), moves);
+            assert_eq!(reread.legal_moves(), moves);
             pos = pos.play(moves[rng.below(moves.len())]);
         }
     }
@@ -301,7 +301,7 @@ fn fifty_move_rule() {
     let quiet = pos.play(pos.parse_move("a1a2").unwrap());
     assert_eq!(quiet.outcome(), Some(Outcome::Draw));
     // …but perft still sees the board's moves (the standard counts ignore the rule).
-    assert!(!legal(&quiet).is_empty());
+    assert!(!quiet.legal_moves().is_empty());
     // A pawn move or capture resets the clock.
     let pos = fen("4k3/8/8/8/8/8/P7/4K3 w - - 99 80");
     assert_eq!(pos.play(pos.parse_move("a2a3").unwrap()).outcome(), None);
@@ -342,7 +342,7 @@ fn noisy_moves_are_captures_and_promotions_or_all_evasions() {
         let pos = fen(text);
         let mut noisy = MoveList::new();
         eval.noisy_moves(&pos, &mut noisy);
-        let all = legal(&pos);
+        let all = pos.legal_moves();
         if pos.in_check() {
             assert_eq!(noisy, all, "{text}");
             continue;
@@ -364,7 +364,7 @@ fn noisy_moves_are_captures_and_promotions_or_all_evasions() {
     let mut noisy = MoveList::new();
     eval.noisy_moves(&check, &mut noisy);
     assert!(check.in_check());
-    assert_eq!(noisy, legal(&check));
+    assert_eq!(noisy, check.legal_moves());
 }
 
 #[test]
@@ -527,7 +527,7 @@ fn bratko_kopec_best_moves_are_legal() {
     let suite = bratko_kopec();
     assert_eq!(suite.len(), 24);
     for p in &suite {
-        let moves = legal(&p.position);
+        let moves = p.position.legal_moves();
         assert!(p.best_moves.iter().all(|m| moves.contains(m)), "{}", p.id);
     }
 }

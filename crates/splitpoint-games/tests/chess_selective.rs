@@ -5,7 +5,7 @@
 #![cfg(feature = "chess")]
 
 mod common;
-use common::{assert_same_steps, legal, parse, stopped_after};
+use common::{assert_same_steps, parse, stopped_after};
 use splitpoint::testing::iterative_vs_recursive;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, MoveList, Score};
 use splitpoint_games::chess::{Chess, ChessEval, Move, middlegames};
@@ -99,7 +99,10 @@ fn every_algorithm_searches_selectively() {
                 let r = engine.search(pos, &Limits::to_depth(6));
                 let tag = format!("{algorithm} × {threads} on {pos:?}");
                 assert_eq!(r.depth, 6, "{tag}");
-                assert!(legal(pos).contains(&r.best_move.expect("a move")), "{tag}");
+                assert!(
+                    pos.legal_moves().contains(&r.best_move.expect("a move")),
+                    "{tag}"
+                );
                 assert!(r.score.abs() < 1500, "{tag}: {}", r.score);
             }
         }
@@ -125,7 +128,8 @@ fn stop_ends_every_selective_search_promptly() {
                 "{tag}: stop took {latency:?}"
             );
             assert!(
-                legal(&pos).contains(&result.best_move.expect("a move")),
+                pos.legal_moves()
+                    .contains(&result.best_move.expect("a move")),
                 "{tag}"
             );
         }
@@ -152,7 +156,7 @@ fn many_short_selective_searches_in_a_row() {
         for pos in line.iter().filter(|p| p.outcome().is_none()) {
             let r = engine.search(pos, &Limits::to_depth(4));
             let mv = r.best_move.expect("a move");
-            assert!(legal(pos).contains(&mv), "{algorithm} on {pos:?}");
+            assert!(pos.legal_moves().contains(&mv), "{algorithm} on {pos:?}");
         }
     }
 }

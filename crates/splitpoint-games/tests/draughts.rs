@@ -8,8 +8,8 @@ use common::{
     Rng, assert_damaged_positions_refused_or_usable, assert_every_algorithm_exact,
     assert_exact_equals_negamax, assert_game_over, assert_move_keys_distinct, assert_moves_refused,
     assert_positions_refused, assert_repetition_rule, assert_scored_as_lost,
-    assert_text_round_trips, evaluate_with_children, legal, ordering_keys, parse, play_line,
-    random_line, with_negamax,
+    assert_text_round_trips, evaluate_with_children, ordering_keys, parse, play_line, random_line,
+    with_negamax,
 };
 use splitpoint::{Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN, WIN_BOUND};
 use splitpoint_games::draughts::{
@@ -23,7 +23,11 @@ fn fen(text: &str) -> Draughts {
 
 /// The legal moves' PDN texts, sorted.
 fn texts(pos: &Draughts) -> Vec<String> {
-    let mut texts: Vec<String> = legal(pos).iter().map(|&m| pos.move_text(m)).collect();
+    let mut texts: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
     texts.sort();
     texts
 }
@@ -116,7 +120,7 @@ fn men_capture_backwards_and_are_crowned_only_at_the_end() {
     // 14x3 over 9 reaches the last row, then takes 8 backwards to 12: no crown.
     let pos = fen("W:W14:B8,9");
     assert_eq!(texts(&pos), ["14x12"]);
-    let after = pos.play(legal(&pos)[0]);
+    let after = pos.play(pos.legal_moves()[0]);
     assert_eq!(after.position_text(), "B:W12:B");
     assert_eq!(after.kings(), 0);
     // Ending on the last row crowns.
@@ -169,7 +173,7 @@ fn captured_pieces_block_until_the_move_ends() {
     // could fly on from 26 over 37's square and take 42 as well.
     let pos = fen("W:WK46:B21,22,37,42");
     assert_eq!(texts(&pos), ["46x26"]);
-    let mv = legal(&pos)[0];
+    let mv = pos.legal_moves()[0];
     assert_eq!(mv.captured_squares().collect::<Vec<_>>(), [21, 22, 37]);
     assert_eq!(pos.play(mv).position_text(), "B:WK26:B42");
 }
@@ -236,7 +240,8 @@ fn assert_draw_after(pos: &Draughts, plies: u8, seed: u64, count: Option<fn(&Dra
     let mut pos = pos.clone();
     for ply in 0..plies {
         check(&pos, ply);
-        let moves: Vec<Move> = legal(&pos)
+        let moves: Vec<Move> = pos
+            .legal_moves()
             .into_iter()
             .filter(|&m| {
                 let child = pos.play(m);
@@ -360,7 +365,7 @@ fn damaged_fens_are_refused_or_usable() {
     ];
     assert_damaged_positions_refused_or_usable(&bases, ALPHABET, |pos: &Draughts| {
         evaluate_with_children(pos, &DraughtsEval);
-        for &mv in &legal(pos) {
+        for &mv in &pos.legal_moves() {
             let text = pos.move_text(mv);
             assert_eq!(pos.parse_move(&text), Ok(mv), "{text} in {pos:?}");
         }
@@ -426,7 +431,7 @@ fn random_games_keep_text_and_hash_consistent() {
     for _ in 0..100 {
         let mut pos = Draughts::start();
         for _ in 0..200 {
-            let moves = legal(&pos);
+            let moves = pos.legal_moves();
             // The quick tests agree with the generator.
             assert_eq!(pos.has_move(), !moves.is_empty(), "{pos:?}");
             assert_eq!(
@@ -444,7 +449,7 @@ fn random_games_keep_text_and_hash_consistent() {
             let reread = fen(&pos.position_text());
             assert_eq!(reread.hash(), pos.hash());
             assert_eq!(fen(&hub_position(&pos)).hash(), pos.hash());
-            assert_eq!(legal(&reread), moves);
+            assert_eq!(reread.legal_moves(), moves);
             kings += (pos.kings() != 0) as u32;
             multi += moves.iter().any(|m| m.capture_count() >= 2) as u32;
             pos = pos.play(moves[rng.below(moves.len())]);
@@ -464,7 +469,7 @@ fn noisy_moves_are_the_captures_or_the_promotions() {
         let pos = random_position(seed, 40 + seed as usize);
         let mut noisy = MoveList::new();
         DraughtsEval.noisy_moves(&pos, &mut noisy);
-        let all = legal(&pos);
+        let all = pos.legal_moves();
         if all.iter().any(|m| m.is_capture()) {
             assert_eq!(noisy, all, "{pos:?}");
         } else {

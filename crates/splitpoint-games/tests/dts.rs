@@ -11,7 +11,7 @@ use splitpoint_games::othello::{OthelloEval, OthelloExact};
 use splitpoint_games::synthetic::SyntheticEval;
 
 mod common;
-use common::{assert_same_steps, bigger_trees_splits, legal, random_othello, tree};
+use common::{assert_same_steps, bigger_trees_splits, random_othello, tree};
 
 const FULL: (i32, i32) = (-INFINITY, INFINITY);
 
@@ -59,7 +59,7 @@ fn iterative_search_equals_recursive_on_othello() {
     // Near the end, with the exact evaluator and its leaf solver. The game
     // goes on here, so none of the positions above came after its end.
     let pos = random_othello(1, 48);
-    assert!(!legal(&pos).is_empty());
+    assert!(!pos.legal_moves().is_empty());
     let runs = iterative_vs_recursive(&pos, &OthelloExact, 8, true, FULL);
     assert_same_steps(runs, &format!("{} exact endgame", pos.position_text()));
 }

@@ -8,7 +8,7 @@ use splitpoint_games::othello::{
 };
 
 mod common;
-use common::{Rng, legal};
+use common::Rng;
 
 /// Counted by the generic perft (a game that ends sooner is one leaf).
 #[test]
@@ -25,7 +25,7 @@ fn perft_from_the_start() {
 fn random_position(rng: &mut Rng, empties: u32) -> Othello {
     let mut pos = Othello::start();
     while pos.empty_count() > empties {
-        let moves = legal(&pos);
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }

@@ -7,8 +7,8 @@ mod common;
 use common::{
     Rng, assert_damaged_positions_refused_or_usable, assert_every_algorithm_exact,
     assert_exact_equals_negamax, assert_game_over, assert_move_keys_distinct,
-    assert_scored_as_lost, assert_text_round_trips, evaluate_with_children, legal, ordering_keys,
-    parse, play_line, with_negamax,
+    assert_scored_as_lost, assert_text_round_trips, evaluate_with_children, ordering_keys, parse,
+    play_line, with_negamax,
 };
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, MoveList, Outcome, WIN};
 use splitpoint_games::xiangqi::{
@@ -56,7 +56,8 @@ fn setup(pieces: &str, side: char) -> Xiangqi {
 
 /// The squares the piece on `from` may move to, sorted.
 fn targets(pos: &Xiangqi, from: &str) -> Vec<String> {
-    let mut to: Vec<String> = legal(pos)
+    let mut to: Vec<String> = pos
+        .legal_moves()
         .iter()
         .filter(|m| m.from().to_string() == from)
         .map(|m| m.to().to_string())
@@ -272,7 +273,7 @@ fn random_games_keep_text_and_hash_consistent() {
     for _ in 0..60 {
         let mut pos = Xiangqi::start();
         for _ in 0..150 {
-            let moves = legal(&pos);
+            let moves = pos.legal_moves();
             if moves.is_empty() {
                 assert_eq!(pos.outcome(), Some(Outcome::Loss));
                 break;
@@ -284,7 +285,7 @@ fn random_games_keep_text_and_hash_consistent() {
             let reread = fen(&pos.position_text());
             assert_eq!(reread.hash(), pos.hash());
             assert_eq!(reread.in_check(), pos.in_check());
-            assert_eq!(legal(&reread), moves);
+            assert_eq!(reread.legal_moves(), moves);
             checks += usize::from(pos.in_check());
             pos = pos.play(moves[rng.below(moves.len())]);
         }
@@ -413,7 +414,7 @@ fn noisy_moves_are_captures_or_all_evasions() {
     let mut seen_check = false;
     let mut pos = Xiangqi::start();
     for _ in 0..400 {
-        let all = legal(&pos);
+        let all = pos.legal_moves();
         if all.is_empty() {
             pos = Xiangqi::start();
             continue;
@@ -590,7 +591,7 @@ fn null_moves_pass_the_turn_but_never_in_check() {
         pos.position_text().split(' ').next()
     );
     let black = setup("Kd0 Ra4 Ne6 Pg6 ke9 ch7 ad9 af9", 'b');
-    assert_eq!(legal(&passed), legal(&black));
+    assert_eq!(passed.legal_moves(), black.legal_moves());
     assert_eq!(passed.hash(), black.hash());
     // In check, or with only soldiers and defenders: no pass.
     assert!(eval.null_move(&setup("Kf0 Ra9 Rb8 kd9", 'b')).is_none());
@@ -622,7 +623,7 @@ fn normal_search_plays_legal_lines() {
             assert_eq!(r.depth, 4, "{name}");
             let mut line = pos.clone();
             for &mv in &r.pv {
-                assert!(legal(&line).contains(&mv), "{name}: {:?}", r.pv);
+                assert!(line.legal_moves().contains(&mv), "{name}: {:?}", r.pv);
                 line = line.play(mv);
             }
             assert_eq!(r.pv.first().copied(), r.best_move, "{name}");

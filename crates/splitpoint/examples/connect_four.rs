@@ -47,6 +47,7 @@ impl ConnectFour {
 impl Game for ConnectFour {
     /// A column, 0..7.
     type Move = u8;
+    type Moves = MoveList<u8>;
 
     fn generate_moves(&self, moves: &mut MoveList<u8>) {
         if self.outcome().is_none() {

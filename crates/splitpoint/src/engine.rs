@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crossbeam_utils::CachePadded;
 
 use crate::driver::{Limits, SearchJob, SearchResult};
-use crate::game::{Evaluator, Game, MoveList};
+use crate::game::{Evaluator, Game, MoveBuffer};
 use crate::parallel::transport::Transport;
 use crate::parallel::{self, Algorithm, pv_split};
 use crate::pool::WorkerPool;
@@ -37,6 +37,7 @@ impl StopHandle {
 /// # #[derive(Clone)] struct Nim(u8);
 /// # impl Game for Nim {
 /// #     type Move = u8;
+/// #     type Moves = MoveList<u8>;
 /// #     fn generate_moves(&self, m: &mut MoveList<u8>) { m.extend(1..=self.0.min(3)) }
 /// #     fn play(&self, take: u8) -> Self { Nim(self.0 - take) }
 /// #     fn hash(&self) -> u64 { u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15) }
@@ -317,6 +318,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// # #[derive(Clone)] struct Nim(u8);
     /// # impl Game for Nim {
     /// #     type Move = u8;
+    /// #     type Moves = MoveList<u8>;
     /// #     fn generate_moves(&self, m: &mut MoveList<u8>) { m.extend(1..=self.0.min(3)) }
     /// #     fn play(&self, take: u8) -> Self { Nim(self.0 - take) }
     /// #     fn hash(&self) -> u64 { u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15) }
@@ -358,7 +360,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             result.score = self.eval.terminal_score(root, outcome, 0);
             return result;
         }
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         root.generate_moves(&mut moves);
         if let Some(among) = among {
             moves.retain(|mv| among.contains(mv));
@@ -414,7 +416,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Outcome;
+    use crate::game::{MoveList, Outcome};
     use crate::score::Score;
     use crate::tt::blocks_allocated;
 
@@ -424,6 +426,7 @@ mod tests {
 
     impl Game for Nim {
         type Move = u8;
+        type Moves = MoveList<u8>;
         fn generate_moves(&self, moves: &mut MoveList<u8>) {
             for take in 1..=self.0.min(3) {
                 moves.push(take);

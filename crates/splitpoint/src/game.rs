@@ -8,17 +8,91 @@
 //! Othello, say).
 
 use std::fmt;
+use std::ops::{Deref, DerefMut};
 
 use arrayvec::ArrayVec;
 
 use crate::score::{Score, WIN};
 
-/// The most moves any position of any game may have. Move lists are
-/// fixed-capacity arrays of this size, so generating moves never allocates.
+/// The capacity of the default move list: enough for chess, draughts, xiangqi
+/// and Othello. A game with more moves in a position chooses its own
+/// [`Game::Moves`].
 pub const MAX_MOVES: usize = 256;
 
-/// A fixed-capacity list of moves, filled by [`Game::generate_moves`].
-pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
+/// A fixed-capacity list of moves, `N` of them at most (by default
+/// [`MAX_MOVES`]): the usual [`Game::Moves`]. Generating into it never allocates.
+pub type MoveList<M, const N: usize = MAX_MOVES> = ArrayVec<M, N>;
+
+/// Where a position's moves are generated, and where the search keeps a value
+/// per move (ordering keys, hints): a slice that grows by [`push`](MoveBuffer::push).
+///
+/// Implemented by `ArrayVec<M, N>` for every capacity `N` (Go needs 362,
+/// Amazons a few thousand) and by `Vec<M>`, which has no bound but allocates
+/// at every node.
+pub trait MoveBuffer<M>:
+    Default
+    + Deref<Target = [M]>
+    + DerefMut
+    + Extend<M>
+    + FromIterator<M>
+    + IntoIterator<Item = M>
+    + Clone
+    + fmt::Debug
+    + Send
+    + Sync
+{
+    /// A buffer of the same capacity holding `U`s: one value per move.
+    type With<U: Copy + fmt::Debug + Send + Sync>: MoveBuffer<U>;
+
+    /// Appends `m`. A fixed-capacity buffer panics when full: the game's
+    /// capacity was too small for one of its positions.
+    fn push(&mut self, m: M);
+
+    /// Removes every element.
+    fn clear(&mut self);
+
+    /// Keeps only the elements for which `keep` holds, in their order.
+    fn retain(&mut self, keep: impl FnMut(&mut M) -> bool);
+}
+
+impl<M: Copy + fmt::Debug + Send + Sync, const N: usize> MoveBuffer<M> for ArrayVec<M, N> {
+    type With<U: Copy + fmt::Debug + Send + Sync> = ArrayVec<U, N>;
+
+    #[inline(always)]
+    fn push(&mut self, m: M) {
+        ArrayVec::push(self, m);
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        ArrayVec::clear(self);
+    }
+
+    fn retain(&mut self, keep: impl FnMut(&mut M) -> bool) {
+        ArrayVec::retain(self, keep);
+    }
+}
+
+impl<M: Copy + fmt::Debug + Send + Sync> MoveBuffer<M> for Vec<M> {
+    type With<U: Copy + fmt::Debug + Send + Sync> = Vec<U>;
+
+    #[inline(always)]
+    fn push(&mut self, m: M) {
+        Vec::push(self, m);
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+
+    fn retain(&mut self, keep: impl FnMut(&mut M) -> bool) {
+        Vec::retain_mut(self, keep);
+    }
+}
+
+/// A value per move of a position whose moves live in a `G::Moves`.
+pub(crate) type PerMove<G, U> = <<G as Game>::Moves as MoveBuffer<<G as Game>::Move>>::With<U>;
 
 pub use crate::score::MAX_PLY;
 
@@ -87,6 +161,7 @@ impl std::error::Error for ParseError {}
 ///
 /// impl Game for Nim {
 ///     type Move = u8;
+///     type Moves = MoveList<u8>;
 ///     fn generate_moves(&self, moves: &mut MoveList<u8>) {
 ///         moves.extend(1..=self.0.min(3));
 ///     }
@@ -112,12 +187,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A move. Small and `Copy`: it lives in move lists, killers and PVs.
     type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
 
+    /// Where this game's moves are generated: `MoveList<Self::Move>` (256 at
+    /// most, no allocation) unless a position can have more, then
+    /// `MoveList<Self::Move, N>` with a larger `N`, or a `Vec`.
+    type Moves: MoveBuffer<Self::Move>;
+
     /// Appends every legal move to `moves` (which the caller has cleared).
     ///
     /// Where the rules have a pass (Othello), a position whose side to move has
     /// no move but whose game goes on generates exactly one pass move. A finished
     /// game generates no move.
-    fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
+    fn generate_moves(&self, moves: &mut Self::Moves);
+
+    /// The legal moves, in a new list (for callers off the hot path; the
+    /// search generates into lists of its own).
+    fn legal_moves(&self) -> Self::Moves {
+        let mut moves = Self::Moves::default();
+        self.generate_moves(&mut moves);
+        moves
+    }
 
     /// The position after `mv`, which must be one of this position's legal moves
     /// (checked only by `debug_assert!`; an illegal move gives an unspecified but
@@ -165,10 +253,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// # Errors
     /// A [`ParseError`] when the text is no move, or no legal move here.
     fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError> {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
         let text = text.trim();
-        moves
+        self.legal_moves()
             .into_iter()
             .find(|&mv| self.move_text(mv) == text)
             .ok_or_else(|| ParseError::new(format!("'{text}' is no legal move here")))
@@ -213,6 +299,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 /// # #[derive(Clone)] struct Nim(u8);
 /// # impl Game for Nim {
 /// #     type Move = u8;
+/// #     type Moves = MoveList<u8>;
 /// #     fn generate_moves(&self, m: &mut MoveList<u8>) { m.extend(1..=self.0.min(3)) }
 /// #     fn play(&self, take: u8) -> Self { Nim(self.0 - take) }
 /// #     fn hash(&self) -> u64 { u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15) }
@@ -239,7 +326,7 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// In exact mode quiescence follows every noisy move, so the set must be
     /// finite down every line.
     #[inline]
-    fn noisy_moves(&self, pos: &G, moves: &mut MoveList<G::Move>) {
+    fn noisy_moves(&self, pos: &G, moves: &mut G::Moves) {
         let _ = (pos, moves);
     }
 

@@ -3,7 +3,7 @@
 //! They share no code with the search, on purpose: the oracle must not inherit
 //! the search's bugs. Both are slow; they are for tests and checks.
 
-use crate::game::{Evaluator, Game, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_PLY};
 use crate::score::Score;
 
 /// The negamax value of `pos` searched `depth` plies, then quiescence: the
@@ -23,7 +23,7 @@ fn negamax_at<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: i32, ply: usiz
     if let Some(outcome) = pos.outcome() {
         return eval.terminal_score(pos, outcome, ply);
     }
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     pos.generate_moves(&mut moves);
     moves
         .iter()
@@ -40,7 +40,7 @@ fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score 
     if ply >= MAX_PLY - 1 {
         return stand_pat;
     }
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     eval.noisy_moves(pos, &mut moves);
     let best = moves
         .iter()
@@ -61,6 +61,7 @@ fn quiescence<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, ply: usize) -> Score 
 /// # #[derive(Clone)] struct Nim(u8);
 /// # impl Game for Nim {
 /// #     type Move = u8;
+/// #     type Moves = MoveList<u8>;
 /// #     fn generate_moves(&self, m: &mut MoveList<u8>) { for t in 1..=self.0.min(2) { m.push(t) } }
 /// #     fn play(&self, t: u8) -> Self { Nim(self.0 - t) }
 /// #     fn hash(&self) -> u64 { self.0 as u64 }
@@ -84,6 +85,7 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
 /// # #[derive(Clone)] struct Nim(u8);
 /// # impl Game for Nim {
 /// #     type Move = u8;
+/// #     type Moves = MoveList<u8>;
 /// #     fn generate_moves(&self, m: &mut MoveList<u8>) { for t in 1..=self.0.min(2) { m.push(t) } }
 /// #     fn play(&self, t: u8) -> Self { Nim(self.0 - t) }
 /// #     fn hash(&self) -> u64 { self.0 as u64 }
@@ -103,7 +105,7 @@ fn count_leaves<G: Game>(pos: &G, depth: u32, finished: u64) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut moves = MoveList::new();
+    let mut moves = G::Moves::default();
     pos.generate_moves(&mut moves);
     if moves.is_empty() {
         return finished;

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
-use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
 use crate::score::{INFINITY, Score, is_decisive};
 use crate::stats::Stats;
@@ -267,9 +267,9 @@ impl<G: Game> Worker<G> {
     ) -> Score {
         self.pv[0].clear();
         self.stats.nodes += 1;
-        let mut moves: MoveList<G::Move> = root_moves.iter().map(|r| r.mv).collect();
+        let mut moves: G::Moves = root_moves.iter().map(|r| r.mv).collect();
         // Keys that keep the given order.
-        let mut keys: ArrayVec<i64, MAX_MOVES> = (0..moves.len()).map(|i| -(i as i64)).collect();
+        let mut keys: PerMove<G, i64> = (0..moves.len()).map(|i| -(i as i64)).collect();
         let node = NodeSearch {
             alpha,
             beta,
@@ -454,14 +454,14 @@ impl<G: Game> Worker<G> {
         }
 
         // Step 5. Generate and order the moves.
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
             // The game said it goes on but offers no move: treat as a leaf.
             debug_assert!(false, "position with no outcome and no moves");
             return ctx.eval.evaluate(pos);
         }
-        let mut keys = ArrayVec::new();
+        let mut keys = PerMove::<G, i64>::default();
         self.order_keys(ctx, pos, &moves, probe.tt_move, ply, &mut keys);
 
         // Step 6. Search the moves, best first.
@@ -493,8 +493,8 @@ impl<G: Game> Worker<G> {
         &mut self,
         ctx: &SearchContext<G, E>,
         pos: &G,
-        moves: &mut MoveList<G::Move>,
-        keys: &mut ArrayVec<i64, MAX_MOVES>,
+        moves: &mut G::Moves,
+        keys: &mut PerMove<G, i64>,
         node: NodeSearch,
     ) -> (Score, Option<G::Move>) {
         let NodeSearch {
@@ -585,7 +585,7 @@ impl<G: Game> Worker<G> {
         }
         let in_check = ctx.eval.in_check(pos);
         if in_check && ply < MAX_PLY - 1 {
-            let mut moves = MoveList::new();
+            let mut moves = G::Moves::default();
             ctx.eval.noisy_moves(pos, &mut moves);
             if !moves.is_empty() {
                 return self.quiescence_moves(ctx, pos, moves, -INFINITY, alpha, beta, ply);
@@ -596,7 +596,7 @@ impl<G: Game> Worker<G> {
             return best;
         }
         alpha = alpha.max(best);
-        let mut moves = MoveList::new();
+        let mut moves = G::Moves::default();
         ctx.eval.noisy_moves(pos, &mut moves);
         if moves.is_empty() {
             return best;
@@ -610,13 +610,13 @@ impl<G: Game> Worker<G> {
         &mut self,
         ctx: &SearchContext<G, E>,
         pos: &G,
-        mut moves: MoveList<G::Move>,
+        mut moves: G::Moves,
         mut best: Score,
         mut alpha: Score,
         beta: Score,
         ply: usize,
     ) -> Score {
-        let mut keys = ArrayVec::new();
+        let mut keys = PerMove::<G, i64>::default();
         self.order_keys(ctx, pos, &moves, NO_MOVE, ply, &mut keys);
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
@@ -645,17 +645,17 @@ impl<G: Game> Worker<G> {
         &self,
         ctx: &SearchContext<G, E>,
         pos: &G,
-        moves: &MoveList<G::Move>,
+        moves: &G::Moves,
         tt_move: u16,
         ply: usize,
-        keys: &mut ArrayVec<i64, MAX_MOVES>,
+        keys: &mut PerMove<G, i64>,
     ) {
-        let mut hints = ArrayVec::<i32, MAX_MOVES>::new();
+        let mut hints = PerMove::<G, i32>::default();
         hints.extend(std::iter::repeat_n(0, moves.len()));
         ctx.eval.order_moves(pos, moves, &mut hints);
         let killers = &self.killers[ply];
         keys.clear();
-        keys.extend(moves.iter().zip(&hints).map(|(&mv, &hint)| {
+        keys.extend(moves.iter().zip(hints.iter()).map(|(&mv, &hint)| {
             let key = G::move_key(mv);
             if key == tt_move {
                 return i64::MAX;

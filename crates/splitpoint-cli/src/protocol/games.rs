@@ -1,6 +1,6 @@
 //! How each game reads and writes positions and moves in the protocols.
 
-use splitpoint::{Game, MoveList, Outcome, ParseError};
+use splitpoint::{Game, Outcome, ParseError};
 use splitpoint_games::chess::Chess;
 use splitpoint_games::chess::cozy_chess::Color as ChessColor;
 use splitpoint_games::draughts::{Draughts, hub_move_text};
@@ -190,7 +190,5 @@ pub fn play_game<'w, G: ProtocolGame>(
 
 /// The first legal move, if any.
 pub fn first_move<G: Game>(pos: &G) -> Option<G::Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves.first().copied()
+    pos.legal_moves().first().copied()
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use splitpoint::{Algorithm, Engine, Game, Limits, MoveList, SearchResult, StopHandle};
+use splitpoint::{Algorithm, Engine, Game, Limits, SearchResult, StopHandle};
 
 use super::dialect::{Dialect, Output, info_line};
 use super::games::ProtocolGame;
@@ -352,7 +352,7 @@ fn search<G: ProtocolGame>(
     let start = Instant::now();
     let root = go.pos.searchable_root();
     let dialect = shared.dialect;
-    let mut among = legal_moves(&root);
+    let mut among = root.legal_moves().to_vec();
     if let Some(asked) = &go.search_moves {
         among.retain(|mv| asked.contains(mv));
     }
@@ -411,13 +411,6 @@ fn search<G: ProtocolGame>(
     // Free before answering: the GUI may send the next `go` at once.
     shared.finished.store(id, SeqCst);
     shared.out.line(&answer);
-}
-
-/// The legal moves of `pos`.
-fn legal_moves<G: Game>(pos: &G) -> Vec<G::Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves.to_vec()
 }
 
 /// Each of `lines` searches' share of the hard limits (time, nodes) and of

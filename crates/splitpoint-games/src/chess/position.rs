@@ -231,6 +231,7 @@ impl fmt::Display for Chess {
 
 impl Game for Chess {
     type Move = Move;
+    type Moves = MoveList<Move>;
 
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList<Move>) {

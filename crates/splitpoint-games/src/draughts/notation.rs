@@ -8,7 +8,7 @@
 //! instead lists the captured pieces after the last square, in any order
 //! (`28x19x23`). Both forms name one move however many routes reach it.
 
-use splitpoint::ParseError;
+use splitpoint::{Game, ParseError};
 
 use super::board::{Bits, SQUARES, bit_of, row, square_of, step};
 use super::position::{Draughts, Move, START_FEN};
@@ -248,7 +248,7 @@ pub fn move_text(pos: &Draughts, mv: Move) -> String {
         return format!("{from}-{to}");
     }
     let ambiguous = pos
-        .legal()
+        .legal_moves()
         .iter()
         .any(|m| m.from == mv.from && m.to == mv.to && m.captured != mv.captured);
     let Some(route) = ambiguous.then(|| pos.find_route(mv)).flatten() else {
@@ -303,7 +303,7 @@ pub fn parse_move(pos: &Draughts, text: &str) -> Result<Move, ParseError> {
                 clip(text)
             ))
         })?;
-    let legal = pos.legal();
+    let legal = pos.legal_moves();
     let (from, to) = (
         bit_of(squares[0]) as u8,
         bit_of(squares[squares.len() - 1]) as u8,

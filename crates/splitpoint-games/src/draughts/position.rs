@@ -360,13 +360,6 @@ impl Draughts {
             }
         }
     }
-
-    /// The legal moves.
-    pub(crate) fn legal(&self) -> MoveList<Move> {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves
-    }
 }
 
 impl Default for Draughts {
@@ -397,6 +390,7 @@ impl fmt::Display for Draughts {
 
 impl Game for Draughts {
     type Move = Move;
+    type Moves = MoveList<Move>;
 
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
         // The bitboard test is much cheaper than the capture search, and most
@@ -445,7 +439,7 @@ impl Game for Draughts {
             return next;
         }
         debug_assert!(
-            self.legal().contains(&mv),
+            self.legal_moves().contains(&mv),
             "illegal move {mv:?} in {self:?}"
         );
         let king = s.kings & from != 0;

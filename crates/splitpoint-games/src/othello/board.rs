@@ -385,6 +385,7 @@ const TEXT_LEN: usize = 66;
 
 impl Game for Othello {
     type Move = OthelloMove;
+    type Moves = MoveList<OthelloMove>;
 
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList<OthelloMove>) {

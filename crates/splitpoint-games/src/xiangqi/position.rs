@@ -412,6 +412,7 @@ impl fmt::Display for Xiangqi {
 
 impl Game for Xiangqi {
     type Move = Move;
+    type Moves = MoveList<Move>;
 
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList<Move>) {

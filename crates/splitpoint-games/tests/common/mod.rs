@@ -8,7 +8,7 @@ mod search;
 #[allow(unused_imports)] // as above: not every test file uses each
 pub use {rules::*, search::*};
 
-use splitpoint::{Game, MoveList};
+use splitpoint::Game;
 use splitpoint_games::othello::Othello;
 use splitpoint_games::synthetic::Synthetic;
 
@@ -22,7 +22,7 @@ pub fn tree(spec: &str) -> Synthetic {
 pub fn random_line<G: Game>(pos: &G, plies: usize, mut pick: impl FnMut(usize) -> usize) -> G {
     let mut pos = pos.clone();
     for _ in 0..plies {
-        let moves = legal(&pos);
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }
@@ -83,13 +83,6 @@ pub fn damage(text: &str, alphabet: &[u8], rng: &mut Rng) -> String {
 /// A position from its text (panics naming the text).
 pub fn parse<G: Game>(text: &str) -> G {
     G::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-/// The legal moves of `pos`.
-pub fn legal<G: Game>(pos: &G) -> MoveList<G::Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves
 }
 
 /// Plays space-separated moves, in the game's notation, from `pos`.

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 
 use splitpoint::{Evaluator, Game, Outcome, Score, WIN};
 
-use super::{Rng, damage, legal, parse, play_line, random_line};
+use super::{Rng, damage, parse, play_line, random_line};
 
 /// The position of `text`, whose own text is `text` again and reads back to
 /// the same hash.
@@ -38,7 +38,7 @@ pub fn assert_bytes_round_trip<G: Game + PartialEq + Debug>(start: &G, lines: u6
         assert_eq!(back, pos);
         assert_eq!(back.hash(), pos.hash());
         assert_eq!(back.outcome(), pos.outcome());
-        assert_eq!(legal(&back), legal(&pos));
+        assert_eq!(back.legal_moves()[..], pos.legal_moves()[..]);
         for cut in 0..bytes.len() {
             let _ = G::from_bytes(&bytes[..cut]);
         }
@@ -50,7 +50,7 @@ pub fn assert_bytes_round_trip<G: Game + PartialEq + Debug>(start: &G, lines: u6
 #[track_caller]
 pub fn assert_game_over<G: Game + Debug>(pos: &G, outcome: Outcome) {
     assert_eq!(pos.outcome(), Some(outcome), "{pos:?}");
-    assert!(legal(pos).is_empty(), "{pos:?}");
+    assert!(pos.legal_moves().is_empty(), "{pos:?}");
 }
 
 /// Asserts that `eval` scores the lost `pos`, `ply` plies from the root, as
@@ -113,7 +113,7 @@ pub fn assert_damaged_positions_refused_or_usable<G: Game>(
 /// may panic).
 pub fn evaluate_with_children<G: Game, E: Evaluator<G>>(pos: &G, eval: &E) {
     let _ = (pos.outcome(), eval.evaluate(pos));
-    for &mv in &legal(pos) {
+    for &mv in pos.legal_moves().iter() {
         let child = pos.play(mv);
         let _ = (child.outcome(), eval.evaluate(&child));
     }
@@ -122,7 +122,7 @@ pub fn evaluate_with_children<G: Game, E: Evaluator<G>>(pos: &G, eval: &E) {
 /// Asserts that the legal moves of `pos` have distinct keys.
 #[track_caller]
 pub fn assert_move_keys_distinct<G: Game + Debug>(pos: &G) {
-    let moves = legal(pos);
+    let moves = pos.legal_moves();
     let mut keys: Vec<u16> = moves.iter().map(|&m| G::move_key(m)).collect();
     keys.sort_unstable();
     keys.dedup();
@@ -131,7 +131,7 @@ pub fn assert_move_keys_distinct<G: Game + Debug>(pos: &G) {
 
 /// The ordering key `eval` gives each legal move of `pos`, by the move's text.
 pub fn ordering_keys<G: Game, E: Evaluator<G>>(eval: &E, pos: &G) -> HashMap<String, i32> {
-    let moves = legal(pos);
+    let moves = pos.legal_moves();
     let mut keys = vec![0; moves.len()];
     eval.order_moves(pos, &moves, &mut keys);
     moves.iter().map(|&m| pos.move_text(m)).zip(keys).collect()

@@ -25,7 +25,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use crate::game::{Evaluator, Game, MoveList};
+use crate::game::{Evaluator, Game, PerMove};
 use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::ABDADA_MIN_DEFER_DEPTH;
 use crate::search::hook::{NodeHook, Split, SplitNode};
@@ -102,9 +102,9 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
         if node.depth < ABDADA_MIN_DEFER_DEPTH {
             return None;
         }
-        let mut moves: MoveList<G::Move> = moves.iter().copied().collect();
-        let mut keys = keys.iter().copied().collect();
-        let mut deferred = [false; crate::game::MAX_MOVES];
+        let mut moves: G::Moves = moves.iter().copied().collect();
+        let mut keys: PerMove<G, i64> = keys.iter().copied().collect();
+        let mut deferred: PerMove<G, bool> = moves.iter().map(|_| false).collect();
         let mut result = SharedResult::new(node.alpha, node.beta, node.best);
         let child_depth = node.depth - 1;
         let mut any_deferred = false;

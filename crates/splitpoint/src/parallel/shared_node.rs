@@ -19,7 +19,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use arrayvec::ArrayVec;
 
-use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
 use crate::score::{INFINITY, Score};
 use crate::search::hook::SplitNode;
@@ -54,8 +54,8 @@ pub(crate) struct SharedNode<G: Game> {
     node_type: NodeType,
     /// The young brothers; from the next one to take on, in no order (the
     /// next is picked best key first, like the serial loop).
-    pub moves: MoveList<G::Move>,
-    keys: ArrayVec<i64, MAX_MOVES>,
+    pub moves: G::Moves,
+    keys: PerMove<G, i64>,
     pub result: SharedResult<G::Move>,
 }
 
@@ -86,8 +86,8 @@ impl<G: Game> SharedNode<G> {
             depth: 0,
             ply: 0,
             node_type: NodeType::Pv,
-            moves: MoveList::new(),
-            keys: ArrayVec::new(),
+            moves: G::Moves::default(),
+            keys: Default::default(),
             result: SharedResult::unused(),
         }
     }

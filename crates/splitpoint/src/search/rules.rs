@@ -9,13 +9,12 @@
 //! re-searches), folding a move's score into the node's result, and storing
 //! that result.
 
-use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_PLY};
 use crate::node::NodeType;
 use crate::score::{Score, WIN_BOUND, from_table, to_table};
 use crate::tt::{Bound, NO_MOVE, TtEntry};
 
 use super::{SearchContext, Worker};
-use arrayvec::ArrayVec;
 
 /// Null-move pruning needs this many plies left.
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
@@ -298,11 +297,7 @@ pub(crate) fn null_move_position<G: Game, E: Evaluator<G>>(
 
 /// Selection step: brings the largest remaining key (and its move) to `i`.
 #[inline]
-pub(crate) fn pick_best<M: Copy>(
-    moves: &mut MoveList<M>,
-    keys: &mut ArrayVec<i64, MAX_MOVES>,
-    i: usize,
-) {
+pub(crate) fn pick_best<M: Copy>(moves: &mut [M], keys: &mut [i64], i: usize) {
     let mut best = i;
     for j in i + 1..keys.len() {
         if keys[j] > keys[best] {

@@ -130,7 +130,7 @@ use crate::driver::{
     DepthPlan, Helpers, Lead, RootMoves, RootSearch, RootWindow, SearchJob, SearchResult, deepen,
     lead_with, lock,
 };
-use crate::game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveList};
+use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
 use crate::parallel::shared_node::{Merged, NO_SPLIT_POINT, SharedResult, cut_off_on_chain};
@@ -196,8 +196,8 @@ struct Frame<G: Game> {
     root: bool,
     /// Table key (the position's hash).
     key: u64,
-    moves: MoveList<G::Move>,
-    keys: ArrayVec<i64, MAX_MOVES>,
+    moves: G::Moves,
+    keys: PerMove<G, i64>,
     /// Moves taken so far (the next one's index).
     next: usize,
     best: Score,
@@ -229,8 +229,8 @@ impl<G: Game> Frame<G> {
             entry_type: NodeType::Pv,
             root: false,
             key: 0,
-            moves: MoveList::new(),
-            keys: ArrayVec::new(),
+            moves: G::Moves::default(),
+            keys: Default::default(),
             next: 0,
             best: -INFINITY,
             best_move: None,

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::{Searcher, Stack};
 use crate::driver::{Recursive, RootSearch, RootWindow, root_moves};
-use crate::game::{Evaluator, Game, MoveList};
+use crate::game::{Evaluator, Game};
 use crate::score::{INFINITY, Score};
 use crate::search::{SearchContext, Worker};
 use crate::stats::Stats;
@@ -53,7 +53,7 @@ fn deepen<G: Game, E: Evaluator<G>>(
     let ctx = SearchContext::new(&tt, eval, &stop, exact);
     let mut worker = Worker::new();
     let mut stack = Stack::new(0);
-    let mut legal = MoveList::new();
+    let mut legal = G::Moves::default();
     root.generate_moves(&mut legal);
     let mut root_moves = root_moves(&legal);
     let mut score = 0;

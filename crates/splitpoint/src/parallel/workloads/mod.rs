@@ -138,10 +138,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard};
 
-use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
 
-use crate::game::{Evaluator, Game, MAX_MOVES};
+use crate::game::{Evaluator, Game, MoveBuffer, PerMove};
 use crate::parallel::idle::{self, Backoff, IdleSleep};
 use crate::parallel::shared_node::{Merged, SharedNode, Task};
 use crate::parallel::thresholds::{
@@ -176,7 +175,7 @@ enum MoveState {
 struct WorkloadData<G: Game> {
     node: SharedNode<G>,
     /// Each move's state, by its index in `node.moves`.
-    state: ArrayVec<MoveState, MAX_MOVES>,
+    state: PerMove<G, MoveState>,
     /// Every move before it is taken (moves from it on are in key order only
     /// once taken: `pick_best` sorts lazily, like the serial loop).
     cursor: usize,
@@ -217,7 +216,7 @@ impl<G: Game> Slot<G> {
             }),
             data: CachePadded::new(Mutex::new(WorkloadData {
                 node: SharedNode::unused(),
-                state: ArrayVec::new(),
+                state: Default::default(),
                 cursor: 0,
             })),
         }
