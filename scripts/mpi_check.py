@@ -11,7 +11,9 @@ machine, which measures correctness, not speed):
 - hybrid: slave ranks on 2 and 3 threads (ybw, workloads) stay exact, and
   their splits and nodes are counted in rank 0's result;
 - a timed search ends on time, the stop reaching every rank;
-- a rank on another game is refused with a clear error and exit status 2.
+- a rank on another game is refused with a clear error and exit status 2;
+- `bench --transport mpi --ranks 1,2,3` under mpirun: rows pv-split/mpi at
+  1, 2 and 3 ranks, every answer serial's, the messages and bytes counted.
 
 Usage: scripts/mpi_check.py [--bin target/release/splitpoint]
 """
@@ -182,9 +184,32 @@ def check_mismatch(bin_):
                     "--transport", "mpi", ":", "-np", "1", bin_, "search", "chess",
                     "--algorithm", "pv-split", "--transport", "mpi"]
     p = run(cmd)
-    if p.returncode == 0 or "every rank must run the same program" not in p.stderr:
+    if p.returncode == 0 or "must run the same program" not in p.stderr:
         sys.exit(f"FAIL mismatched ranks: exit {p.returncode}\n{p.stderr[-2000:]}")
     print("ok  ranks on different games are refused")
+
+
+def check_bench(bin_):
+    with tempfile.TemporaryDirectory() as out:
+        cmd = MPIRUN + ["-np", "3", bin_, "bench", "--suite", "othello-tiny", "--depth", "9",
+                        "--algos", "serial", "--threads", "1", "--runs", "1", "--quiet",
+                        "--transport", "mpi", "--ranks", "1,2,3", "--out", out]
+        p = run(cmd)
+        expect_ok(p, "bench over 3 ranks")
+        with open(os.path.join(out, "results.json")) as f:
+            report = json.load(f)
+    rows = {r["threads"]: r for r in report["rows"] if r["algorithm"] == "pv-split/mpi"}
+    if sorted(rows) != [1, 2, 3]:
+        sys.exit(f"FAIL bench over ranks: rows {sorted(rows)}\n{p.stdout[-2000:]}")
+    if any(r["wrong"] for r in report["rows"]):
+        sys.exit(f"FAIL bench over ranks: wrong answers\n{p.stdout[-3000:]}")
+    if rows[1]["messages"] != 0 or any(rows[r]["messages"] == 0 or rows[r]["message_bytes"] == 0
+                                       for r in (2, 3)):
+        sys.exit(f"FAIL bench over ranks: messages {[(r, rows[r]['messages']) for r in rows]}")
+    if "### Messages" not in p.stdout or p.stdout.count("## Suite") != 1:
+        sys.exit(f"FAIL bench over ranks: rank 0 alone reports, with messages\n{p.stdout[-3000:]}")
+    print("ok  bench over 1, 2 and 3 ranks: " + ", ".join(
+        f"{r} ranks {rows[r]['speedup']:.2f}x, {rows[r]['messages']} messages" for r in sorted(rows)))
 
 
 def main():
@@ -207,6 +232,7 @@ def main():
         check_solves(args.bin, many, "100 random 12-empty endgames")
     check_stop(args.bin)
     check_mismatch(args.bin)
+    check_bench(args.bin)
     print("mpi: all checks passed")
 
 

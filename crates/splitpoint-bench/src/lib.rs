@@ -19,10 +19,12 @@ pub mod timeline;
 pub mod trace;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use splitpoint::{Algorithm, Evaluator, Game, Limits, TableKind, Trace};
+use splitpoint::cluster::{Channel, WireTransport, greet};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, TableKind, Trace};
 use splitpoint_games::othello::{Othello, OthelloExact, solve_limits};
 
 use games::GameName;
@@ -45,6 +47,11 @@ pub struct BenchOptions {
     /// pv-split once more at each of these message latencies (above 1
     /// thread; a zero adds nothing).
     pub latencies: Vec<std::time::Duration>,
+    /// pv-split over this many of `cluster`'s processes each (1 is the
+    /// master alone).
+    pub ranks: Vec<usize>,
+    /// The processes `ranks` counts, when the bench runs on a cluster.
+    pub cluster: Option<Cluster>,
     /// Runs per configuration (the median is reported).
     pub runs: usize,
     /// Transposition table per engine, MiB.
@@ -57,6 +64,18 @@ pub struct BenchOptions {
     pub out: Option<PathBuf>,
     /// No progress bar.
     pub quiet: bool,
+}
+
+/// The processes of a cluster (MPI ranks, say) the bench may use: this
+/// one is the master (process 0); the others serve it
+/// ([`serve_cluster`]).
+#[derive(Clone)]
+pub struct Cluster(pub Arc<dyn Channel>);
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Cluster({} processes)", self.0.size())
+    }
 }
 
 /// The version of `results.json`'s layout, raised when a field changes
@@ -145,6 +164,8 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
             }));
         }
     }
+    // And over the cluster's processes: the curve of real messages.
+    configs.extend(options.ranks.iter().map(|&r| Config::over_ranks(r)));
     configs
 }
 
@@ -180,6 +201,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         table: options.table,
         exact: options.exact,
         progress: &progress,
+        cluster: options.cluster.as_ref().map(|c| &c.0),
     };
 
     let exact = options.exact;
@@ -243,6 +265,48 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     Ok(report)
 }
 
+/// A cluster's process other than the master (see [`Cluster`]): serves the
+/// master's bench, run with the same options, until the master dismisses
+/// it; on one thread, with the evaluator the bench gives the suite.
+///
+/// # Errors
+/// A message saying the table cannot be allocated.
+pub fn serve_cluster(options: &BenchOptions, channel: Arc<dyn Channel>) -> Result<(), String> {
+    let serve = Serve {
+        channel,
+        hash_mib: options.hash_mib,
+        table: options.table,
+    };
+    match (options.suite.game, options.suite.kind) {
+        (GameName::Othello, SuiteKind::Solve) => serve.with_eval::<Othello, _>(OthelloExact),
+        _ => options.suite.game.dispatch(serve),
+    }
+}
+
+/// A slave process's engine, serving its master.
+struct Serve {
+    channel: Arc<dyn Channel>,
+    hash_mib: usize,
+    table: TableKind,
+}
+
+impl Serve {
+    fn with_eval<G: Game, E: Evaluator<G>>(self, eval: E) -> Result<(), String> {
+        let mut engine = Engine::try_new(eval, self.hash_mib).map_err(|e| e.to_string())?;
+        engine.set_table_kind(self.table);
+        WireTransport::<G>::slave(self.channel).serve(&mut engine);
+        Ok(())
+    }
+}
+
+impl GameCommand for Serve {
+    type Output = Result<(), String>;
+
+    fn run<G: NamedGame>(self) -> Self::Output {
+        self.with_eval::<G, _>(G::Eval::default())
+    }
+}
+
 fn depth_limits(depth: Option<i32>, exact: bool) -> Limits {
     let limits = Limits::to_depth(depth.unwrap_or(1));
     if exact { limits.exact() } else { limits }
@@ -299,6 +363,9 @@ fn measure<G: Game, E: Evaluator<G> + Clone>(
     sweep: &[i32],
     sweep_algorithms: &[Algorithm],
 ) -> Result<Measured, String> {
+    if let Some(channel) = job.cluster {
+        greet::<G, E>(&**channel).map_err(|e| format!("the cluster: {e}"))?;
+    }
     let (measurements, loads) = runner::run_suite(job, eval.clone(), limits)?;
     let max_threads = job.configs.iter().map(|c| c.threads).max().unwrap_or(1);
     let mut series = Vec::new();

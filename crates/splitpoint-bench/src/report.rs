@@ -53,6 +53,13 @@ pub struct Row {
     pub overhead: f64,
     /// Split points opened (median run).
     pub splits: u64,
+    /// Bound messages pv-split's master sent (median run).
+    pub bounds_sent: u64,
+    /// Messages between a cluster's processes, both ways (median run; zero
+    /// in-process).
+    pub messages: u64,
+    /// Their bytes (median run).
+    pub message_bytes: u64,
     /// Nodes wasted under cut-off split points (median run).
     pub aborted_nodes: u64,
     /// Share of thread time spent idle, with no work (median run).
@@ -135,6 +142,9 @@ pub fn rows(
         aborted: u64,
         idle_micros: u64,
         wait_micros: u64,
+        bounds: u64,
+        messages: u64,
+        bytes: u64,
         found: usize,
     }
     let totals = |c: &Config| -> Vec<Totals> {
@@ -151,6 +161,9 @@ pub fn rows(
                         aborted: 0,
                         idle_micros: 0,
                         wait_micros: 0,
+                        bounds: 0,
+                        messages: 0,
+                        bytes: 0,
                         found: 0,
                     },
                     |mut t, m| {
@@ -161,6 +174,9 @@ pub fn rows(
                         t.aborted += m.aborted_nodes;
                         t.idle_micros += m.idle_micros;
                         t.wait_micros += m.wait_micros;
+                        t.bounds += m.bounds_sent;
+                        t.messages += m.messages;
+                        t.bytes += m.message_bytes;
                         t
                     },
                 )
@@ -203,6 +219,9 @@ pub fn rows(
                 nps: nodes as f64 / seconds.max(1e-9),
                 overhead: 0.0,
                 splits: mid.splits,
+                bounds_sent: mid.bounds,
+                messages: mid.messages,
+                message_bytes: mid.bytes,
                 aborted_nodes: mid.aborted,
                 idle: mid.idle_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
                 wait: mid.wait_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
@@ -319,6 +338,38 @@ fn cpus(r: &Row) -> String {
     )
 }
 
+/// PV splitting's messages, where any were sent: per configuration (median
+/// run), the bounds the master broadcast and, over a cluster, every message
+/// and byte between processes, beside the share of time threads or
+/// processes idled.
+fn messages_table(s: &mut String, rows: &[Row]) {
+    let sending: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.bounds_sent + r.messages > 0)
+        .collect();
+    if sending.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\n### Messages (median run)\n");
+    let _ = writeln!(
+        s,
+        "| Algorithm | CPUS | Bounds sent | Messages | Bytes | Idle |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+    for r in sending {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {:.1}% |",
+            r.algorithm,
+            cpus(r),
+            r.bounds_sent,
+            r.messages,
+            si(r.message_bytes as f64),
+            100.0 * r.idle
+        );
+    }
+}
+
 /// The markdown report: a table per algorithm, a summary, and every wrong answer.
 pub fn markdown(
     options: &BenchOptions,
@@ -427,6 +478,7 @@ pub fn markdown(
             .collect();
         let _ = writeln!(s, "| {a} | {} |", cells.join(" | "));
     }
+    messages_table(&mut s, rows);
     if threads.iter().any(|&t| t > cores) {
         let _ = writeln!(
             s,
@@ -524,6 +576,9 @@ mod tests {
             aborted_nodes: 0,
             idle_micros: 0,
             wait_micros: 0,
+            bounds_sent: 0,
+            messages: 0,
+            message_bytes: 0,
             found_best: None,
             verdict: Verdict::Ok,
         }
@@ -535,6 +590,8 @@ mod tests {
             algorithms: vec![Algorithm::Ybw { strong: false }],
             threads: vec![1, 2],
             latencies: Vec::new(),
+            ranks: Vec::new(),
+            cluster: None,
             runs: 1,
             hash_mib: 1,
             table: splitpoint::TableKind::Lockless,
@@ -580,6 +637,44 @@ mod tests {
 
     /// The confidence interval brackets the median speedup, and narrows to
     /// it when every run agrees.
+    #[test]
+    fn messages_are_tabled_per_configuration_over_ranks() {
+        let configs = [
+            Config::new(Algorithm::Serial, 1),
+            Config::over_ranks(1),
+            Config::over_ranks(3),
+        ];
+        let over = |ranks: usize, seconds: f64, messages: u64| Measurement {
+            bounds_sent: messages / 10,
+            messages,
+            message_bytes: 90 * messages,
+            ..search(Algorithm::PvSplit, ranks, seconds, 1000)
+        };
+        let mut measurements = vec![
+            search(Algorithm::Serial, 1, 2.0, 1000),
+            over(1, 2.1, 0),
+            over(3, 1.2, 400),
+        ];
+        for m in &mut measurements[1..] {
+            m.algorithm = "pv-split/mpi".to_string();
+        }
+        let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 3));
+        assert_eq!(rows[2].algorithm, "pv-split/mpi");
+        assert_eq!(
+            (rows[2].messages, rows[2].message_bytes, rows[2].bounds_sent),
+            (400, 36_000, 40)
+        );
+        let table = markdown(&options(), 2, &rows, &measurements);
+        assert!(
+            table.contains("| pv-split/mpi | 3* | 40 | 400 | 36.0k |"),
+            "{table}"
+        );
+        // Neither serial nor the master alone sent anything: no row.
+        assert_eq!(table.matches("| pv-split/mpi |").count(), 1, "{table}");
+        let quiet = markdown(&options(), 2, &rows[..1], &measurements[..1]);
+        assert!(!quiet.contains("### Messages"), "{quiet}");
+    }
+
     #[test]
     fn the_bootstrap_interval_brackets_the_speedup() {
         let (lo, hi) = bootstrap_ci(

@@ -6,9 +6,11 @@
 //! interleaved (run 1 of every configuration, then run 2, …) so that machine
 //! noise spreads evenly over the configurations.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
+use splitpoint::cluster::{Channel, WireTransport};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score, TableKind, Trace};
 
 use crate::machine::load_average;
@@ -24,6 +26,10 @@ pub struct Config {
     /// pv-split's messages are held back this long, as over a network
     /// ([`Engine::set_message_latency`]); zero for none.
     pub latency: Duration,
+    /// pv-split over the cluster's processes (MPI ranks): this many of
+    /// them, the master's included, one thread each (`threads` is the
+    /// same number); zero for in-process.
+    pub ranks: usize,
 }
 
 impl Config {
@@ -33,13 +39,25 @@ impl Config {
             algorithm,
             threads,
             latency: Duration::ZERO,
+            ranks: 0,
+        }
+    }
+
+    /// pv-split over `ranks` of the cluster's processes.
+    pub fn over_ranks(ranks: usize) -> Self {
+        Config {
+            ranks,
+            ..Config::new(Algorithm::PvSplit, ranks)
         }
     }
 
     /// Its name in tables and plots: the algorithm's, with the latency
-    /// after a `+` if there is one (`pv-split+50us`).
+    /// after a `+` if there is one (`pv-split+50us`), or `/mpi` when its
+    /// slaves are other processes (`pv-split/mpi`).
     pub fn label(&self) -> String {
-        if self.latency.is_zero() {
+        if self.ranks > 0 {
+            format!("{}/mpi", self.algorithm)
+        } else if self.latency.is_zero() {
             self.algorithm.name().to_string()
         } else {
             format!("{}+{}", self.algorithm, latency_text(self.latency))
@@ -148,11 +166,18 @@ pub struct Measurement {
     pub splits_refused: u64,
     /// Nodes wasted under cut-off split points.
     pub aborted_nodes: u64,
-    /// Thread idle time, microseconds summed over threads.
+    /// Thread idle time, microseconds summed over threads (and over a
+    /// cluster's processes).
     pub idle_micros: u64,
     /// Owners' time waiting at their shared nodes (not helping),
     /// microseconds summed over threads.
     pub wait_micros: u64,
+    /// Bound messages pv-split's master sent.
+    pub bounds_sent: u64,
+    /// Messages between a cluster's processes, both ways (zero in-process).
+    pub messages: u64,
+    /// Their bytes.
+    pub message_bytes: u64,
     /// Whether the move is one of the suite's best moves (`None` when the
     /// position gives none).
     pub found_best: Option<bool>,
@@ -202,13 +227,17 @@ pub struct Job<'a> {
     pub exact: bool,
     /// Progress, one tick per search.
     pub progress: &'a ProgressBar,
+    /// The cluster the configurations over ranks use.
+    pub cluster: Option<&'a Arc<dyn Channel>>,
 }
 
 impl Job<'_> {
-    /// An engine for `config`, with this job's table.
+    /// An engine for `config`, with this job's table; over ranks, the
+    /// master of the cluster's first `ranks - 1` slave processes.
     ///
     /// # Errors
-    /// A message saying the table cannot be allocated.
+    /// A message saying the table cannot be allocated, or that there is no
+    /// cluster (or too small a one) for the configuration.
     pub fn engine<G: Game, E: Evaluator<G>>(
         &self,
         eval: E,
@@ -218,6 +247,15 @@ impl Job<'_> {
         engine.set_table_kind(self.table);
         engine.set_parallelism(config.algorithm, config.threads);
         engine.set_message_latency(config.latency);
+        if config.ranks > 0 {
+            let channel = self
+                .cluster
+                .filter(|c| c.size() >= config.ranks)
+                .ok_or_else(|| format!("{} ranks: not that many processes", config.ranks))?;
+            engine.set_parallelism(Algorithm::PvSplit, 1);
+            let transport = WireTransport::<G>::master(Arc::clone(channel), config.ranks - 1);
+            engine.set_transport(Some(Arc::new(transport)));
+        }
         Ok(engine)
     }
 }
@@ -315,6 +353,9 @@ pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
                     aborted_nodes: r.stats.aborted_nodes,
                     idle_micros: r.stats.idle_micros,
                     wait_micros: r.stats.wait_micros,
+                    bounds_sent: r.stats.bounds_sent,
+                    messages: r.stats.messages,
+                    message_bytes: r.stats.message_bytes,
                     found_best: None,
                     verdict: Verdict::Ok,
                 });

@@ -10,7 +10,7 @@ use splitpoint_bench::machine::cores;
 use splitpoint_bench::report::Row;
 use splitpoint_bench::runner::parse_latency;
 use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
-use splitpoint_bench::{BenchOptions, BenchReport, run, signature};
+use splitpoint_bench::{BenchOptions, BenchReport, Cluster, run, signature};
 
 use crate::error::{Error, Result};
 use crate::games::{GameName, parse_game};
@@ -76,6 +76,18 @@ pub struct BenchArgs {
     /// curve each in the plots): latencies comma-separated, such as 50us,1ms
     #[arg(long, value_name = "50us,1ms")]
     pub latency: Option<String>,
+
+    /// `mpi`: pv-split once more with its slaves on MPI ranks, at each of
+    /// --ranks (rows `pv-split/mpi`, one thread per rank, with the messages
+    /// and bytes that crossed). Run the same command on every rank under
+    /// mpirun, with a build made with --features mpi; rank 0 reports
+    #[arg(long, value_name = "threads|mpi", default_value = "threads")]
+    pub transport: String,
+
+    /// With --transport mpi: how many ranks each pv-split/mpi row uses (the
+    /// master's included), comma-separated [default: 1 up to every rank]
+    #[arg(long, value_name = "1,2,4")]
+    pub ranks: Option<String>,
 
     /// Runs per configuration, interleaved (run 1 of every configuration,
     /// then run 2, ...) after an untimed warm-up pass; the median is
@@ -233,6 +245,14 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     } else {
         vec![suite_options(args)?]
     };
+    if let [options] = plans.as_slice() {
+        if options.cluster.as_ref().is_some_and(|c| c.0.rank() != 0) {
+            // A slave rank: serve rank 0's bench, say nothing.
+            let channel = options.cluster.clone().expect("a cluster").0;
+            splitpoint_bench::serve_cluster(options, channel).map_err(Error::input)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let mut out = stdout();
     let mut reports = Vec::new();
     for options in &plans {
@@ -331,12 +351,57 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
             .map(|l| parse_latency(l).map_err(|e| Error::input(format!("--latency: {e}"))))
             .collect::<Result<_>>()?;
     }
+    match (args.transport.as_str(), &args.ranks) {
+        ("threads", None) => {}
+        ("threads", Some(_)) => {
+            return Err(Error::input("--ranks: only with --transport mpi"));
+        }
+        ("mpi", ranks) => {
+            let world = crate::cluster::world()?;
+            options.ranks = parse_ranks(ranks.as_deref(), world.size())?;
+            options.cluster = Some(Cluster(world));
+        }
+        (other, _) => {
+            return Err(Error::input(format!(
+                "--transport: unknown transport '{other}' (threads or mpi)"
+            )));
+        }
+    }
     Ok(options)
+}
+
+/// The --ranks list: each from 1 to the processes mpirun started (all of
+/// them, one by one, by default).
+fn parse_ranks(list: Option<&str>, size: usize) -> Result<Vec<usize>> {
+    let Some(list) = list else {
+        return Ok((1..=size).collect());
+    };
+    let mut ranks = Vec::new();
+    for word in list.split(',') {
+        let r: usize = word
+            .trim()
+            .parse()
+            .map_err(|_| Error::input(format!("--ranks: '{word}' is no number of ranks")))?;
+        if !(1..=size).contains(&r) {
+            return Err(Error::input(format!(
+                "--ranks: {r} is out of range (1 to the {size} processes mpirun started)"
+            )));
+        }
+        if !ranks.contains(&r) {
+            ranks.push(r);
+        }
+    }
+    Ok(ranks)
 }
 
 /// The quick run's options: each of [`QUICK`]'s suites at its depth, serial,
 /// ybw and dts, 1 and 2 threads, 1 run, into its own directory.
 fn quick_options(args: &BenchArgs) -> Result<Vec<BenchOptions>> {
+    if args.transport != "threads" || args.ranks.is_some() {
+        return Err(Error::input(
+            "--quick runs in one process: --transport and --ranks are for a full bench",
+        ));
+    }
     QUICK
         .iter()
         .map(|&(name, depth)| {
@@ -366,6 +431,8 @@ fn common_options(args: &BenchArgs, suite: Suite) -> Result<BenchOptions> {
         algorithms: Vec::new(),
         threads: vec![1],
         latencies: Vec::new(),
+        ranks: Vec::new(),
+        cluster: None,
         runs: 1,
         hash_mib: check_hash(args.hash)?,
         table: args

@@ -84,51 +84,25 @@ struct SearchJson {
     stats: StatsJson,
 }
 
-/// The search's counters, with the two rates derived from them.
-#[derive(Serialize)]
-pub(crate) struct StatsJson {
-    nodes: u64,
-    qnodes: u64,
-    tt_probes: u64,
-    tt_hits: u64,
-    tt_cutoffs: u64,
-    beta_cutoffs: u64,
-    first_move_cutoffs: u64,
-    splits: u64,
-    splits_refused: u64,
-    work_sent: u64,
-    aborted_nodes: u64,
-    idle_micros: u64,
-    wait_micros: u64,
-    null_cutoffs: u64,
-    reductions: u64,
-    seldepth: u64,
-    tt_hit_rate: f64,
-    first_move_cutoff_rate: f64,
-}
+/// A search's statistics as JSON: every counter by its name, and the two
+/// rates.
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+pub(crate) struct StatsJson(serde_json::Map<String, serde_json::Value>);
 
 impl From<&Stats> for StatsJson {
     fn from(s: &Stats) -> Self {
-        StatsJson {
-            nodes: s.nodes,
-            qnodes: s.qnodes,
-            tt_probes: s.tt_probes,
-            tt_hits: s.tt_hits,
-            tt_cutoffs: s.tt_cutoffs,
-            beta_cutoffs: s.beta_cutoffs,
-            first_move_cutoffs: s.first_move_cutoffs,
-            splits: s.splits,
-            splits_refused: s.splits_refused,
-            work_sent: s.work_sent,
-            aborted_nodes: s.aborted_nodes,
-            idle_micros: s.idle_micros,
-            wait_micros: s.wait_micros,
-            null_cutoffs: s.null_cutoffs,
-            reductions: s.reductions,
-            seldepth: s.seldepth,
-            tt_hit_rate: s.tt_hit_rate(),
-            first_move_cutoff_rate: s.first_move_cutoff_rate(),
-        }
+        let mut map: serde_json::Map<_, _> = Stats::NAMES
+            .iter()
+            .zip(s.to_array())
+            .map(|(name, x)| (name.to_string(), x.into()))
+            .collect();
+        map.insert("tt_hit_rate".into(), s.tt_hit_rate().into());
+        map.insert(
+            "first_move_cutoff_rate".into(),
+            s.first_move_cutoff_rate().into(),
+        );
+        StatsJson(map)
     }
 }
 

@@ -1,6 +1,7 @@
 //! PV splitting (master/slave by messages) keeps the exactness invariant at
 //! every thread count, over the in-process channels and over a transport that
-//! delays and reorders every message, over which it also stops promptly.
+//! delays and reorders every message, over which it also stops promptly, and
+//! over the cluster's byte transport between threads standing for processes.
 //! (Stop, repetition and normal mode over channels: `parallel.rs`, for every
 //! algorithm.)
 
@@ -231,4 +232,88 @@ fn exact_with_message_latency() {
         sent += r.stats.work_sent;
     }
     assert!(sent > 0, "no message was sent");
+}
+
+/// Searches `cases` with pv-split's master on `processes` processes of an
+/// in-process byte channel (threads standing for MPI ranks, every message
+/// crossing as bytes), using the first `slaves` of them; checks every
+/// score and that messages crossed. The table is cleared between cases, on
+/// the slaves too.
+fn exact_over_the_wire<G: Game + std::fmt::Debug, E: Evaluator<G> + Clone + 'static>(
+    eval: &E,
+    cases: &[(G, i32, i32)],
+    processes: usize,
+    slaves: usize,
+) {
+    use splitpoint::cluster::{LocalChannel, WireTransport, dismiss_all, greet};
+    use std::sync::Arc;
+
+    let mut channels = LocalChannel::group(processes);
+    let master_channel = channels.remove(0);
+    std::thread::scope(|s| {
+        for channel in channels {
+            let eval = eval.clone();
+            s.spawn(move || {
+                let mut engine = Engine::new(eval, 4);
+                WireTransport::<G>::slave(channel).serve(&mut engine);
+            });
+        }
+        greet::<G, E>(&*master_channel).expect("every process runs this program");
+        let mut master = Engine::new(eval.clone(), 4);
+        master.set_parallelism(Algorithm::PvSplit, 1);
+        let transport = WireTransport::<G>::master(master_channel.clone(), slaves);
+        master.set_transport(Some(Arc::new(transport)));
+        let (mut messages, mut bytes) = (0, 0);
+        for (pos, depth, want) in cases {
+            master.clear();
+            let r = master.search(pos, &Limits::to_depth(*depth).exact());
+            let tag = format!("{processes} processes, {slaves} slaves: depth {depth}, {pos:?}");
+            assert_eq!(r.score, *want, "{tag}");
+            messages += r.stats.messages;
+            bytes += r.stats.message_bytes;
+        }
+        dismiss_all(&*master_channel);
+        if slaves > 0 {
+            assert!(
+                messages > 0 && bytes > messages,
+                "{messages} messages, {bytes} bytes"
+            );
+        }
+    });
+}
+
+/// The cluster's transport ([`WireTransport`], what `--transport mpi` runs)
+/// over threads: orders, reports, bounds and stops as bytes, exact at 2, 3
+/// and 4 processes, and with only some of the processes used (the bench's
+/// `--ranks`).
+#[test]
+fn exact_over_the_wire_between_threads() {
+    let othello = othello_cases();
+    let synthetic = &synthetic_cases()[..30];
+    for (processes, slaves) in [(2, 1), (3, 2), (4, 3), (4, 1), (3, 0)] {
+        exact_over_the_wire(&OthelloEval, &othello, processes, slaves);
+        exact_over_the_wire(&SyntheticEval, synthetic, processes, slaves);
+    }
+}
+
+/// A process on another evaluator is refused by the greeting, naming what
+/// each runs.
+#[test]
+fn the_greeting_refuses_another_program() {
+    use splitpoint::cluster::{LocalChannel, WireTransport, dismiss_all, greet};
+    use splitpoint_games::othello::OthelloExact;
+
+    let mut channels = LocalChannel::group(2);
+    let master = channels.remove(0);
+    let slave = channels.remove(0);
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let mut engine = Engine::new(OthelloExact, 1);
+            WireTransport::<Othello>::slave(slave).serve(&mut engine);
+        });
+        let refused = greet::<Othello, OthelloEval>(&*master).expect_err("another evaluator");
+        assert!(refused.contains("must run the same program"), "{refused}");
+        assert!(refused.contains("OthelloExact"), "{refused}");
+        dismiss_all(&*master);
+    });
 }

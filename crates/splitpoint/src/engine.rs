@@ -280,8 +280,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         StopHandle(Arc::clone(&self.stop))
     }
 
-    /// Forgets everything learnt (between unrelated positions).
+    /// Forgets everything learnt (between unrelated positions); a cluster's
+    /// slave processes (see [`Engine::set_transport`]) forget theirs too.
     pub fn clear(&mut self) {
+        if let Some(remote) = &self.remote {
+            remote.clear();
+        }
         if !self.tt_empty {
             self.tt.clear();
             self.tt_empty = true;

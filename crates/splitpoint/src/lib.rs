@@ -35,12 +35,18 @@ pub mod testing {
     }
 }
 
-/// PV splitting across processes: the messages master and slaves exchange
-/// and the [`Transport`](cluster::Transport) a cluster transport (MPI, say)
-/// implements; see [`Engine::set_transport`] and [`Engine::serve`].
+/// PV splitting across processes: the messages master and slaves exchange,
+/// the [`Transport`](cluster::Transport) that carries them, and
+/// [`WireTransport`](cluster::WireTransport), which carries them as bytes
+/// over any [`Channel`](cluster::Channel) between numbered processes (an
+/// MPI communicator, say); see [`Engine::set_transport`] and
+/// [`Engine::serve`].
 pub mod cluster {
     pub use crate::parallel::transport::{
         ChannelTransport, FrameId, Order, Report, Transport, Work, WorkId,
+    };
+    pub use crate::parallel::wire_transport::{
+        Channel, LocalChannel, Tag, WireTransport, dismiss_all, greet,
     };
 }
 

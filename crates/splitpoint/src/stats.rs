@@ -25,6 +25,14 @@ pub struct Stats {
     pub splits: u64,
     /// Positions pv-split's master sent to slaves (one per move handed out).
     pub work_sent: u64,
+    /// Bounds pv-split's master sent to slaves (one message per slave
+    /// searching under a split node whose alpha rose).
+    pub bounds_sent: u64,
+    /// Messages that crossed between processes (a cluster's slaves), both
+    /// ways, as the master's transport counted them; none in-process.
+    pub messages: u64,
+    /// Those messages' bytes.
+    pub message_bytes: u64,
     /// Nodes that met the split conditions but found no idle thread or no free split point.
     pub splits_refused: u64,
     /// Nodes searched under a split point that a cutoff then made useless.
@@ -73,6 +81,9 @@ macro_rules! counters {
             /// How many counters a `Stats` has.
             pub const COUNTERS: usize = [$(stringify!($field)),*].len();
 
+            /// The counters' names, in declaration order (the fields').
+            pub const NAMES: [&'static str; Self::COUNTERS] = [$(stringify!($field)),*];
+
             /// The counters in declaration order.
             pub fn to_array(&self) -> [u64; Self::COUNTERS] {
                 [$(self.$field),*]
@@ -97,6 +108,9 @@ counters!(
     first_move_cutoffs,
     splits,
     work_sent,
+    bounds_sent,
+    messages,
+    message_bytes,
     splits_refused,
     aborted_nodes,
     idle_micros,

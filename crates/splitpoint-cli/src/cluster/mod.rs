@@ -7,13 +7,17 @@
 //! serve the master's searches on their own engine (same game, evaluator
 //! and table size) until rank 0 is done, then leave. Only rank 0 prints.
 //!
-//! The messages (`wire.rs`) are the [`splitpoint::cluster`] orders and
-//! reports as compact bytes, positions as the game's own
-//! [`Game::to_bytes`](splitpoint::Game::to_bytes) and moves as their text;
-//! the transport (`mpi.rs`) only exists in a build with the `mpi` feature.
-//! A singleton (one rank, or no `mpirun`) searches as the plain build does.
+//! The messages are the library's [`splitpoint::cluster::WireTransport`]:
+//! compact bytes, positions as the game's own
+//! [`Game::to_bytes`](splitpoint::Game::to_bytes) and moves as their text.
+//! `mpi.rs`, only in a build with the `mpi` feature, is the byte channel
+//! between ranks. A singleton (one rank, or no `mpirun`) searches as the
+//! plain build does.
+
+use std::sync::Arc;
 
 use clap::Args;
+use splitpoint::cluster::Channel;
 use splitpoint::{Algorithm, Engine, Evaluator};
 
 use crate::error::{Error, Result};
@@ -21,8 +25,6 @@ use crate::games::NamedGame;
 
 #[cfg(feature = "mpi")]
 mod mpi;
-#[cfg(feature = "mpi")]
-mod wire;
 
 #[cfg(feature = "mpi")]
 pub use self::mpi::shutdown;
@@ -94,20 +96,57 @@ pub fn is_quiet_rank() -> bool {
         .any(|v| std::env::var(v).is_ok_and(|r| r != "0"))
 }
 
+/// Rank 0 becomes the master of every other rank; any other rank serves
+/// rank 0's searches on `engine` (its threads sharing each piece of work
+/// with `rank_algorithm`) and then ends the process.
 #[cfg(feature = "mpi")]
 fn connect_mpi<G: NamedGame, E: Evaluator<G> + 'static>(
     engine: &mut Engine<G, E>,
     rank_algorithm: Algorithm,
 ) -> Result<()> {
-    self::mpi::connect(engine, rank_algorithm)
+    use splitpoint::cluster::WireTransport;
+
+    let channel = self::mpi::channel()?;
+    if channel.size() == 1 {
+        // A singleton: no slaves, the plain build's search.
+        return Ok(());
+    }
+    if channel.rank() == 0 {
+        self::mpi::greet_once::<G, E>(&channel);
+        let transport = WireTransport::<G>::master(channel, usize::MAX);
+        engine.set_transport(Some(Arc::new(transport)));
+        return Ok(());
+    }
+    engine.set_parallelism(rank_algorithm, engine.threads());
+    WireTransport::<G>::slave(channel).serve(engine);
+    shutdown();
+    std::process::exit(0);
 }
 
 #[cfg(not(feature = "mpi"))]
 fn connect_mpi<G: NamedGame, E: Evaluator<G>>(_: &mut Engine<G, E>, _: Algorithm) -> Result<()> {
-    Err(Error::input(
+    Err(without_mpi())
+}
+
+/// The processes `mpirun` started, as a byte channel (`bench --transport
+/// mpi`): this one is rank 0 or a slave.
+#[cfg(feature = "mpi")]
+pub fn world() -> Result<Arc<dyn Channel>> {
+    Ok(self::mpi::channel()?)
+}
+
+/// Without the `mpi` feature there is no world to join.
+#[cfg(not(feature = "mpi"))]
+pub fn world() -> Result<Arc<dyn Channel>> {
+    Err(without_mpi())
+}
+
+#[cfg(not(feature = "mpi"))]
+fn without_mpi() -> Error {
+    Error::input(
         "--transport mpi: this splitpoint was built without MPI; build it with \
          `cargo build --release --features mpi` (needs an MPI library such as OpenMPI)",
-    ))
+    )
 }
 
 /// Ends the cluster, if there is one: without the `mpi` feature, nothing.

@@ -35,6 +35,8 @@ pub(crate) mod shared_tt;
 pub(crate) mod splitter;
 pub(crate) mod thresholds;
 pub(crate) mod transport;
+pub(crate) mod wire;
+pub(crate) mod wire_transport;
 pub(crate) mod workloads;
 pub(crate) mod ybw;
 

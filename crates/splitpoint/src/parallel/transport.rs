@@ -9,8 +9,9 @@
 //! position as its [`Game::position_text`] if it must cross a process). Nothing
 //! in a message points into shared memory.
 //!
-//! A transport across processes ([`Engine::set_transport`](crate::Engine::set_transport))
-//! implements the trait outside this crate; its slaves run
+//! Across processes ([`Engine::set_transport`](crate::Engine::set_transport)),
+//! `WireTransport` (`wire_transport.rs`) carries the messages as bytes over
+//! any channel between numbered processes; its slaves run
 //! [`Engine::serve`](crate::Engine::serve).
 //!
 //! The in-process transport is [`ChannelTransport`]: one `std::sync::mpsc`
@@ -162,6 +163,10 @@ pub trait Transport<G: Game>: Send + Sync {
     fn end_search(&self) -> Stats {
         Stats::default()
     }
+
+    /// The master's engine was cleared (a new game, or a bench's fresh
+    /// start): across processes, the slaves clear their engines too.
+    fn clear(&self) {}
 }
 
 /// The in-process transport: `std::sync::mpsc` channels.

@@ -79,6 +79,7 @@ impl<G: Game> PvSplit<'_, G> {
                 .filter(|&s| m.slaves[s].is_some_and(|w| w.frame == frame))
                 .collect();
             self.transport.broadcast_bound(&working, frame, score);
+            self.bounds_sent.fetch_add(working.len() as u64, Relaxed);
             m.marks.push((EventKind::Bound, m.frames[level].ply));
         }
     }

@@ -260,6 +260,8 @@ pub(crate) struct PvSplit<'t, G: Game> {
     tick: CachePadded<PollClock>,
     /// Work messages sent.
     work_sent: AtomicU64,
+    /// Bound messages sent.
+    bounds_sent: AtomicU64,
     slaves: Box<[CachePadded<SlaveCell<G>>]>,
     /// Whether the slaves are this search's other threads (else they are
     /// other processes, behind the transport, and the other threads idle).
@@ -288,6 +290,7 @@ impl<'t, G: Game> PvSplit<'t, G> {
             active: AtomicBool::new(false),
             tick: CachePadded::new(PollClock::new()),
             work_sent: AtomicU64::new(0),
+            bounds_sent: AtomicU64::new(0),
             slaves: (0..n)
                 .map(|_| {
                     CachePadded::new(SlaveCell {
@@ -380,6 +383,7 @@ fn search_over<G: Game, E: Evaluator<G>>(
     let mut master = job.worker(0);
     master.stats += remote;
     master.stats.work_sent += pv_split.work_sent.load(Relaxed);
+    master.stats.bounds_sent += pv_split.bounds_sent.load(Relaxed);
     result
 }
 

@@ -2,8 +2,9 @@
 //! little-endian fields, then length-prefixed byte strings (positions as
 //! [`Game::to_bytes`], moves as their text in a position both sides know).
 
-use splitpoint::cluster::{Order, Report, Work};
-use splitpoint::{Game, ParseError, Stats};
+use super::transport::{Order, Report, Work};
+use crate::game::{Game, ParseError};
+use crate::stats::Stats;
 
 /// Master → slave.
 pub const WORK: u8 = 0;
@@ -14,6 +15,8 @@ pub const QUIT: u8 = 3;
 pub const BEGIN: u8 = 4;
 /// Rank 0 is done: leave.
 pub const SHUTDOWN: u8 = 5;
+/// The master's engine was cleared (a new game): clear yours.
+pub const CLEAR: u8 = 7;
 /// Rank 0's greeting (both ways): who runs which program.
 pub const HELLO: u8 = 6;
 
