@@ -58,31 +58,48 @@ pub trait Channel: Send + Sync {
 
 /// How long a poll sleeps in a search before looking again.
 const POLL_SLEEP: Duration = Duration::from_micros(50);
+/// How long a wait in a search yields between looks before it sleeps: an
+/// answer usually comes within a message's latency, and a sleeper pays a
+/// wake-up on top (a yield returns at once when no one else wants the core,
+/// and lets the other processes run when they do).
+const POLL_YIELD: Duration = Duration::from_micros(200);
 /// How long an idle slave sleeps between looks (it only waits for a search).
 const IDLE_SLEEP: Duration = Duration::from_millis(1);
 /// How long the master waits for every process's greeting.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The next message with `tag` (from `from`, or any process), waiting at
-/// most `timeout` and sleeping `sleep` between looks.
+/// most `timeout`: yielding for `yield_for` between looks, then sleeping
+/// `sleep`.
 fn recv(
     channel: &dyn Channel,
     from: Option<usize>,
     tag: Tag,
     timeout: Duration,
-    sleep: Duration,
+    (yield_for, sleep): (Duration, Duration),
 ) -> Option<(usize, Vec<u8>)> {
-    let deadline = Instant::now().checked_add(timeout);
+    let start = Instant::now();
+    let deadline = start.checked_add(timeout);
     loop {
         if let Some(message) = channel.try_recv(from, tag) {
             return Some(message);
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        let now = Instant::now();
+        if deadline.is_some_and(|d| now >= d) {
             return None;
         }
-        std::thread::sleep(sleep.min(timeout));
+        if now - start < yield_for {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep(sleep.min(timeout));
+        }
     }
 }
+
+/// A search's waits: short, so first yield.
+const IN_SEARCH: (Duration, Duration) = (POLL_YIELD, POLL_SLEEP);
+/// An idle process's and the greeting's waits: sleep at once.
+const IDLE: (Duration, Duration) = (Duration::ZERO, IDLE_SLEEP);
 
 /// What every process must agree on: the program, the game and the
 /// evaluator.
@@ -110,8 +127,7 @@ pub fn greet<G: Game, E: Evaluator<G>>(channel: &dyn Channel) -> Result<(), Stri
         channel.send(rank, Tag::ToSlave, &message);
     }
     for _ in 1..channel.size() {
-        let Some((rank, answer)) = recv(channel, None, Tag::ToMaster, HELLO_TIMEOUT, IDLE_SLEEP)
-        else {
+        let Some((rank, answer)) = recv(channel, None, Tag::ToMaster, HELLO_TIMEOUT, IDLE) else {
             return Err(format!(
                 "not every process answered within {} s (do they all run this program?)",
                 HELLO_TIMEOUT.as_secs()
@@ -202,7 +218,7 @@ impl<G: Game> WireTransport<G> {
     }
 
     fn recv(&self, from: Option<usize>, tag: Tag, timeout: Duration) -> Option<(usize, Vec<u8>)> {
-        let (sender, message) = recv(&*self.channel, from, tag, timeout, POLL_SLEEP)?;
+        let (sender, message) = recv(&*self.channel, from, tag, timeout, IN_SEARCH)?;
         self.count(&message);
         Some((sender, message))
     }
@@ -215,8 +231,7 @@ impl<G: Game> WireTransport<G> {
         let channel = &*self.channel;
         let slave = channel.rank() - 1;
         loop {
-            let Some((_, message)) =
-                recv(channel, Some(0), Tag::ToSlave, Duration::MAX, IDLE_SLEEP)
+            let Some((_, message)) = recv(channel, Some(0), Tag::ToSlave, Duration::MAX, IDLE)
             else {
                 continue;
             };
@@ -341,12 +356,14 @@ impl<G: Game> Transport<G> for WireTransport<G> {
     }
 }
 
+/// Per (receiver, tag), the messages in the order sent, with their senders.
+type Mailboxes = HashMap<(usize, Tag), VecDeque<(usize, Vec<u8>)>>;
+
 /// A [`Channel`] between threads of one process: a cluster tried on one
 /// machine, and the tests of [`WireTransport`] without MPI.
 pub struct LocalChannel {
     rank: usize,
-    /// Per (receiver, tag), the messages in the order sent, with senders.
-    boxes: Arc<Mutex<HashMap<(usize, Tag), VecDeque<(usize, Vec<u8>)>>>>,
+    boxes: Arc<Mutex<Mailboxes>>,
     size: usize,
 }
 
