@@ -74,8 +74,17 @@ const COLORS: [RGBColor; 11] = [
 /// The algorithm's look, by its place in [`Algorithm::ALL`]: a colour of
 /// its own, and five shapes filled then hollow. A variant (`pv-split+1ms`,
 /// a message latency) keeps its algorithm's colour, filled the other way,
-/// in another shape for each order of magnitude of its latency.
+/// in another shape for each order of magnitude of its latency; over a
+/// cluster's processes (`pv-split/mpi`), in its own shape filled the other
+/// way.
 fn look(label: &str) -> Look {
+    if let Some((algorithm, _)) = label.split_once('/') {
+        let base = algorithm_look(algorithm);
+        return Look {
+            filled: !base.filled,
+            ..base
+        };
+    }
     let Some((algorithm, variant)) = label.split_once('+') else {
         return algorithm_look(label);
     };
@@ -487,4 +496,30 @@ fn legend<DB: DrawingBackend>(
             .map_err(err)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every algorithm, and pv-split at two latencies and over a cluster,
+    /// is drawn its own way.
+    #[test]
+    fn every_curve_has_a_look_of_its_own() {
+        let mut labels: Vec<String> = Algorithm::ALL
+            .iter()
+            .map(|a| a.name().to_string())
+            .collect();
+        labels.extend(["pv-split+50us", "pv-split+1ms", "pv-split/mpi"].map(String::from));
+        let looks: Vec<(RGBColor, Shape, bool)> = labels
+            .iter()
+            .map(|l| look(l))
+            .map(|l| (l.color, l.shape, l.filled))
+            .collect();
+        for (i, a) in looks.iter().enumerate() {
+            for (j, b) in looks.iter().enumerate().skip(i + 1) {
+                assert!(a != b, "{} and {} look alike", labels[i], labels[j]);
+            }
+        }
+    }
 }
