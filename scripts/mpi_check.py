@@ -12,6 +12,7 @@ machine, which measures correctness, not speed):
   their splits and nodes are counted in rank 0's result;
 - a timed search ends on time, the stop reaching every rank;
 - a rank on another game is refused with a clear error and exit status 2;
+- a rank killed in a search ends the run (non-zero status), no hang;
 - `bench --transport mpi --ranks 1,2,3` under mpirun: rows pv-split/mpi at
   1, 2 and 3 ranks, every answer serial's, the messages and bytes counted.
 
@@ -189,6 +190,29 @@ def check_mismatch(bin_):
     print("ok  ranks on different games are refused")
 
 
+def check_rank_dies(bin_):
+    cmd = MPIRUN + ["-np", "3", bin_, "solve", "othello", "--ffo", "40,41,42,43",
+                    "--algorithm", "pv-split", "--transport", "mpi", "--json"]
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    ranks = subprocess.run(["pgrep", "-f", f"^{bin_} solve othello --ffo 40,41,42,43"],
+                           capture_output=True, text=True).stdout.split()
+    if len(ranks) != 3:
+        p.kill()
+        sys.exit(f"FAIL a dying rank: found {len(ranks)} ranks, not 3")
+    os.kill(int(max(ranks, key=int)), 9)
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit("FAIL a dying rank: the run hung")
+    if p.returncode == 0:
+        sys.exit(f"FAIL a dying rank: exit 0\n{err[-2000:]}")
+    print(f"ok  a rank killed in a search ends the run: exit {p.returncode} "
+          f"after {time.monotonic() - start:.1f} s")
+
+
 def check_bench(bin_):
     with tempfile.TemporaryDirectory() as out:
         cmd = MPIRUN + ["-np", "3", bin_, "bench", "--suite", "othello-tiny", "--depth", "9",
@@ -232,6 +256,7 @@ def main():
         check_solves(args.bin, many, "100 random 12-empty endgames")
     check_stop(args.bin)
     check_mismatch(args.bin)
+    check_rank_dies(args.bin)
     check_bench(args.bin)
     print("mpi: all checks passed")
 
