@@ -1,0 +1,196 @@
+//! The tables' rules: speedups over serial, faults, load marks, intervals,
+//! messages.
+
+use splitpoint::Algorithm;
+
+use super::*;
+use crate::runner::Verdict;
+use crate::suite::Suite;
+
+fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Measurement {
+    Measurement {
+        algorithm: algorithm.name().to_string(),
+        threads,
+        run: 0,
+        position: "p".to_string(),
+        depth: 3,
+        seconds,
+        nodes,
+        score: 0,
+        best_move: "-".to_string(),
+        splits: 0,
+        splits_refused: 0,
+        aborted_nodes: 0,
+        idle_micros: 0,
+        wait_micros: 0,
+        bounds_sent: 0,
+        messages: 0,
+        message_bytes: 0,
+        found_best: None,
+        verdict: Verdict::Ok,
+    }
+}
+
+fn options() -> BenchOptions {
+    BenchOptions {
+        suite: Suite::load("synthetic-tiny", None).unwrap(),
+        algorithms: vec![Algorithm::Ybw { strong: false }],
+        threads: vec![1, 2],
+        latencies: Vec::new(),
+        ranks: Vec::new(),
+        cluster: None,
+        runs: 1,
+        hash_mib: 1,
+        table: splitpoint::TableKind::Lockless,
+        exact: true,
+        out: None,
+        quiet: true,
+    }
+}
+
+fn sample(algorithm: Algorithm, threads: usize, before: Option<f64>) -> LoadSample {
+    LoadSample {
+        algorithm: algorithm.name().to_string(),
+        threads,
+        run: 0,
+        before,
+        after: before.map(|l| l / 2.0),
+    }
+}
+
+/// A speedup the machine cannot give (above threads × the best NPS per
+/// thread measured) is a fault; one within it is not.
+#[test]
+fn an_impossible_speedup_is_flagged_a_fault() {
+    let (ybw, dts) = (Algorithm::Ybw { strong: false }, Algorithm::Dts);
+    let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 2), (dts, 2)]
+        .map(|(algorithm, threads)| Config::new(algorithm, threads))
+        .to_vec();
+    // Serial: 1000 nodes in 2 s. ybw: NPS 1.9× serial's (the ceiling,
+    // 0.95 a thread), speedup 1.73. dts: 2.2× faster on fewer nodes,
+    // above 2 × 0.95.
+    let measurements = vec![
+        search(Algorithm::Serial, 1, 2.0, 1000),
+        search(ybw, 2, 1.157_894_7, 1100),
+        search(dts, 2, 0.909_090_9, 800),
+    ];
+    let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 2));
+    let faults: Vec<bool> = rows.iter().map(|r| r.fault).collect();
+    assert_eq!(faults, [false, false, true]);
+    let table = markdown(&options(), 2, &rows, &measurements);
+    assert!(table.contains("| 2? |"), "{table}");
+    assert!(table.contains("measurement fault"), "{table}");
+}
+
+/// The confidence interval brackets the median speedup, and narrows to
+/// it when every run agrees.
+#[test]
+fn messages_are_tabled_per_configuration_over_ranks() {
+    let configs = [
+        Config::new(Algorithm::Serial, 1),
+        Config::over_ranks(1),
+        Config::over_ranks(3),
+    ];
+    let over = |ranks: usize, seconds: f64, messages: u64| Measurement {
+        bounds_sent: messages / 10,
+        messages,
+        message_bytes: 90 * messages,
+        ..search(Algorithm::PvSplit, ranks, seconds, 1000)
+    };
+    let mut measurements = vec![
+        search(Algorithm::Serial, 1, 2.0, 1000),
+        over(1, 2.1, 0),
+        over(3, 1.2, 400),
+    ];
+    for m in &mut measurements[1..] {
+        m.algorithm = "pv-split/mpi".to_string();
+    }
+    let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 3));
+    assert_eq!(rows[2].algorithm, "pv-split/mpi");
+    assert_eq!(
+        (rows[2].messages, rows[2].message_bytes, rows[2].bounds_sent),
+        (400, 36_000, 40)
+    );
+    let table = markdown(&options(), 2, &rows, &measurements);
+    assert!(
+        table.contains("| pv-split/mpi | 3* | 40 | 400 | 36.0k |"),
+        "{table}"
+    );
+    // Neither serial nor the master alone sent anything: no row.
+    let section = &table[table.find("### Messages").expect("a messages table")..];
+    let section = section.split("\n\n").nth(1).unwrap_or_default();
+    assert_eq!(section.lines().count(), 3, "{section}");
+    let quiet = markdown(&options(), 2, &rows[..1], &measurements[..1]);
+    assert!(!quiet.contains("### Messages"), "{quiet}");
+}
+
+#[test]
+fn the_bootstrap_interval_brackets_the_speedup() {
+    let (lo, hi) = bootstrap_ci(
+        &[2.0, 2.1, 1.9, 2.05, 1.95],
+        &[1.1, 1.0, 1.2, 1.05, 0.95],
+        7,
+    );
+    let speedup = 2.0 / 1.05;
+    assert!(lo < speedup && speedup < hi, "{lo} {speedup} {hi}");
+    assert!(lo > 1.5 && hi < 2.3, "{lo} {hi}");
+    assert_eq!(bootstrap_ci(&[2.0, 2.0], &[1.0, 1.0], 1), (2.0, 2.0));
+}
+
+/// Speedup is over serial's time, for every row; a configuration whose
+/// load average passed the limit is marked, in the rows and the tables.
+#[test]
+fn speedup_is_over_serial_and_loaded_rows_are_marked() {
+    let ybw = Algorithm::Ybw { strong: false };
+    let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 1), (ybw, 2)]
+        .map(|(algorithm, threads)| Config::new(algorithm, threads))
+        .to_vec();
+    let measurements = vec![
+        search(Algorithm::Serial, 1, 2.0, 1000),
+        search(ybw, 1, 2.5, 1000),
+        search(ybw, 2, 1.6, 1100),
+    ];
+    let loads = vec![
+        sample(Algorithm::Serial, 1, Some(0.4)),
+        sample(ybw, 1, None),
+        sample(ybw, 2, Some(2.7)),
+    ];
+    let rows = rows(&configs, &measurements, &loads, 1, 2, load_limit(2, 2));
+    let speedups: Vec<f64> = rows.iter().map(|r| r.speedup).collect();
+    // ybw × 1 is slower than serial: 0.8, not the 1.0 its own time gives.
+    assert_eq!(speedups, [1.0, 0.8, 1.25]);
+    assert!((rows[2].overhead - 0.1).abs() < 1e-9);
+    let loaded: Vec<bool> = rows.iter().map(|r| r.loaded).collect();
+    assert_eq!(loaded, [false, false, true]);
+    assert_eq!(rows[1].load, None);
+    assert_eq!(rows[2].load, Some(2.7));
+
+    let text = markdown(&options(), 2, &rows, &measurements);
+    assert!(text.contains("| 2! | 1.600"), "{text}");
+    assert!(text.contains("| ybw | 0.80 | 1.25! |"), "{text}");
+    assert!(text.contains("`!` loaded"), "{text}");
+    assert!(text.contains("up to 2.70"), "{text}");
+    // Oversubscribed threads raise the load themselves: the limit follows.
+    assert_eq!(load_limit(2, 4), 4.0);
+}
+
+/// The game's default algorithm is marked at 2 threads, not at 1, and
+/// no other algorithm is.
+#[test]
+fn the_default_rows_are_marked() {
+    let (ybw, dts) = (Algorithm::Ybw { strong: false }, Algorithm::Dts);
+    let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 2), (dts, 1), (dts, 2)]
+        .map(|(algorithm, threads)| Config::new(algorithm, threads))
+        .to_vec();
+    let measurements: Vec<Measurement> = configs
+        .iter()
+        .map(|c| search(c.algorithm, c.threads, 1.0, 1000))
+        .collect();
+    let mut rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 2));
+    mark_defaults(&mut rows, GameName::Chess);
+    let marked: Vec<bool> = rows.iter().map(|r| r.default).collect();
+    assert_eq!(marked, [false, false, false, true]);
+    mark_defaults(&mut rows, GameName::Draughts);
+    let marked: Vec<bool> = rows.iter().map(|r| r.default).collect();
+    assert_eq!(marked, [false, true, false, false]);
+}
