@@ -13,6 +13,7 @@ mod bench;
 pub mod cluster;
 pub mod error;
 pub mod games;
+mod gpu_info;
 pub mod hub;
 mod moves;
 mod nboard;
@@ -64,6 +65,7 @@ enum Command {
     Hub(hub::HubArgs),
     Nboard(nboard::NboardArgs),
     Stress(stress::StressArgs),
+    GpuInfo(gpu_info::GpuInfoArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -229,6 +231,7 @@ pub fn main() -> ExitCode {
         Command::Hub(args) => hub::run(args),
         Command::Nboard(args) => nboard::run(args),
         Command::Stress(args) => stress::run(args),
+        Command::GpuInfo(args) => gpu_info::run(args),
     };
     cluster::shutdown();
     let (code, e) = match result {

@@ -402,3 +402,14 @@ fn mpi_needs_the_mpi_build() {
         "{stderr}"
     );
 }
+
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn gpu_info_needs_the_gpu_build() {
+    let stderr = rejected(&["gpu-info"]);
+    assert!(
+        stderr
+            .contains("built without OpenCL; build it with `cargo build --release --features gpu"),
+        "{stderr}"
+    );
+}

@@ -27,6 +27,8 @@ mod board;
 mod endgame;
 mod eval;
 mod ffo;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 mod stability;
 
 pub use board::{Othello, OthelloMove, flips, last_flip_count, mobility};
