@@ -78,9 +78,10 @@ pub fn columns(trace: &Trace, length: Duration, columns: usize) -> Vec<Vec<Activ
         let (start, end) = (e.start.as_secs_f64(), (e.start + e.duration).as_secs_f64());
         let first = ((start / slice) as usize).min(columns - 1);
         let last = ((end / slice) as usize).min(columns - 1);
-        for c in first..=last {
+        let lane = &mut time[e.thread.min(trace.threads - 1)];
+        for (c, column) in lane.iter_mut().enumerate().take(last + 1).skip(first) {
             let (lo, hi) = (c as f64 * slice, (c + 1) as f64 * slice);
-            time[e.thread.min(trace.threads - 1)][c][which] += end.min(hi) - start.max(lo);
+            column[which] += end.min(hi) - start.max(lo);
         }
     }
     time.into_iter()
