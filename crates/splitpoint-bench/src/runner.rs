@@ -245,17 +245,19 @@ impl Job<'_> {
     ) -> Result<Engine<G, E>, String> {
         let mut engine = Engine::try_new(eval, self.hash_mib).map_err(|e| e.to_string())?;
         engine.set_table_kind(self.table);
-        engine.set_parallelism(config.algorithm, config.threads);
         engine.set_message_latency(config.latency);
-        if config.ranks > 0 {
-            let channel = self
-                .cluster
-                .filter(|c| c.size() >= config.ranks)
-                .ok_or_else(|| format!("{} ranks: not that many processes", config.ranks))?;
-            engine.set_parallelism(Algorithm::PvSplit, 1);
-            let transport = WireTransport::<G>::master(Arc::clone(channel), config.ranks - 1);
-            engine.set_transport(Some(Arc::new(transport)));
+        if config.ranks == 0 {
+            engine.set_parallelism(config.algorithm, config.threads);
+            return Ok(engine);
         }
+        // Over ranks: the master on one thread, the others in other processes.
+        let channel = self
+            .cluster
+            .filter(|c| c.size() >= config.ranks)
+            .ok_or_else(|| format!("{} ranks: not that many processes", config.ranks))?;
+        engine.set_parallelism(Algorithm::PvSplit, 1);
+        let transport = WireTransport::<G>::master(Arc::clone(channel), config.ranks - 1);
+        engine.set_transport(Some(Arc::new(transport)));
         Ok(engine)
     }
 }

@@ -24,6 +24,17 @@ use super::Othello;
 
 const SOURCE: &str = include_str!("gpu.cl");
 
+/// A device buffer of `len` elements, without host memory.
+fn device_buffer<T>(
+    context: &Context,
+    flags: opencl3::types::cl_mem_flags,
+    len: usize,
+) -> Result<Buffer<T>, GpuError> {
+    // SAFETY: no host pointer is given (null), so OpenCL allocates `len`
+    // elements of its own; every read and write below stays within them.
+    unsafe { Buffer::create(context, flags, len, ptr::null_mut()) }.map_err(cl_err("device buffer"))
+}
+
 /// Why the device cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GpuError(pub String);
@@ -122,12 +133,19 @@ pub struct Gpu {
     queue: CommandQueue,
     perft: Kernel,
     solve: Kernel,
-    /// Capacity of the buffers below, in positions.
+    /// Grown to the largest batch so far, then reused.
+    buffers: Option<Buffers>,
+}
+
+/// The device buffers of a batch.
+struct Buffers {
+    /// In positions.
     capacity: usize,
     /// Two words a position.
-    positions: Option<Buffer<cl_ulong>>,
-    counts: Option<Buffer<cl_ulong>>,
-    scores: Option<Buffer<cl_int>>,
+    positions: Buffer<cl_ulong>,
+    /// Leaves (perft) or nodes (solve), one a position.
+    counts: Buffer<cl_ulong>,
+    scores: Buffer<cl_int>,
 }
 
 impl Gpu {
@@ -166,10 +184,7 @@ impl Gpu {
             queue,
             perft,
             solve,
-            capacity: 0,
-            positions: None,
-            counts: None,
-            scores: None,
+            buffers: None,
         })
     }
 
@@ -178,45 +193,29 @@ impl Gpu {
         &self.info
     }
 
-    /// Makes the buffers hold `n` positions, growing them (never shrinking:
-    /// the next batch reuses them) and uploads `batch`.
+    /// Uploads `batch`, first growing the buffers to hold it (never
+    /// shrinking them: the next batch reuses them).
     fn upload(&mut self, batch: &[Othello]) -> Result<(), GpuError> {
         let n = batch.len().max(1);
-        if n > self.capacity {
+        if self.buffers.as_ref().is_none_or(|b| b.capacity < n) {
             let capacity = n.next_power_of_two();
-            // SAFETY: the buffers are created without host memory
-            // (a null host pointer), sized by `capacity`, and only read and
-            // written by the calls below within that size.
-            unsafe {
-                self.positions = Some(
-                    Buffer::create(
-                        &self.context,
-                        CL_MEM_READ_ONLY,
-                        2 * capacity,
-                        ptr::null_mut(),
-                    )
-                    .map_err(cl_err("device buffer"))?,
-                );
-                self.counts = Some(
-                    Buffer::create(&self.context, CL_MEM_WRITE_ONLY, capacity, ptr::null_mut())
-                        .map_err(cl_err("device buffer"))?,
-                );
-                self.scores = Some(
-                    Buffer::create(&self.context, CL_MEM_WRITE_ONLY, capacity, ptr::null_mut())
-                        .map_err(cl_err("device buffer"))?,
-                );
-            }
-            self.capacity = capacity;
+            let context = &self.context;
+            self.buffers = Some(Buffers {
+                capacity,
+                positions: device_buffer(context, CL_MEM_READ_ONLY, 2 * capacity)?,
+                counts: device_buffer(context, CL_MEM_WRITE_ONLY, capacity)?,
+                scores: device_buffer(context, CL_MEM_WRITE_ONLY, capacity)?,
+            });
         }
         let host: Vec<cl_ulong> = batch
             .iter()
             .flat_map(|p| [p.player(), p.opponent()])
             .collect();
-        let buffer = self.positions.as_mut().expect("allocated above");
+        let buffers = self.buffers.as_mut().expect("allocated above");
         // SAFETY: a blocking write of `host.len()` ≤ 2 × capacity elements.
         unsafe {
             self.queue
-                .enqueue_write_buffer(buffer, CL_BLOCKING, 0, &host, &[])
+                .enqueue_write_buffer(&mut buffers.positions, CL_BLOCKING, 0, &host, &[])
                 .map_err(cl_err("upload"))?;
         }
         Ok(())
@@ -232,10 +231,8 @@ impl Gpu {
             return Ok(Vec::new());
         }
         self.upload(batch)?;
-        let (positions, counts) = (
-            self.positions.as_ref().expect("uploaded"),
-            self.counts.as_ref().expect("uploaded"),
-        );
+        let b = self.buffers.as_ref().expect("uploaded");
+        let (positions, counts) = (&b.positions, &b.counts);
         let depth: cl_uint = depth;
         // SAFETY: the arguments match the kernel's (positions, depth,
         // leaves), and the global size is the batch, within the buffers.
@@ -283,11 +280,8 @@ impl Gpu {
         let start = Instant::now();
         self.upload(batch)?;
         let mut transfer = start.elapsed();
-        let (positions, counts, scores) = (
-            self.positions.as_ref().expect("uploaded"),
-            self.counts.as_ref().expect("uploaded"),
-            self.scores.as_ref().expect("uploaded"),
-        );
+        let b = self.buffers.as_ref().expect("uploaded");
+        let (positions, counts, scores) = (&b.positions, &b.counts, &b.scores);
         let (alpha, beta): (cl_int, cl_int) = (-65, 65);
         // SAFETY: the arguments match the kernel's (positions, alpha, beta,
         // scores, nodes), and the global size is the batch, within the buffers.

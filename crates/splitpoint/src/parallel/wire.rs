@@ -93,6 +93,19 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// A greeting: who runs which program.
+pub fn write_hello(hello: &str) -> Vec<u8> {
+    Writer::new(HELLO).bytes(hello.as_bytes()).0.clone()
+}
+
+/// A greeting's text, if `message` is a greeting.
+pub fn read_hello(message: &[u8]) -> Option<&str> {
+    match Reader::open(message) {
+        Ok((HELLO, mut r)) => r.text().ok(),
+        _ => None,
+    }
+}
+
 /// An order as bytes.
 pub fn write_order<G: Game>(order: &Order<G>) -> Vec<u8> {
     match order {

@@ -121,8 +121,7 @@ fn hello<G: Game, E: Evaluator<G>>() -> String {
 /// something else.
 pub fn greet<G: Game, E: Evaluator<G>>(channel: &dyn Channel) -> Result<(), String> {
     let hello = hello::<G, E>();
-    let hello = hello.as_str();
-    let message = Writer::new(wire::HELLO).bytes(hello.as_bytes()).0.clone();
+    let message = wire::write_hello(&hello);
     for rank in 1..channel.size() {
         channel.send(rank, Tag::ToSlave, &message);
     }
@@ -133,15 +132,12 @@ pub fn greet<G: Game, E: Evaluator<G>>(channel: &dyn Channel) -> Result<(), Stri
                 HELLO_TIMEOUT.as_secs()
             ));
         };
-        let theirs = Reader::open(&answer)
-            .ok()
-            .filter(|(kind, _)| *kind == wire::HELLO)
-            .and_then(|(_, mut r)| r.text().ok().map(str::to_string));
-        if theirs.as_deref() != Some(hello) {
+        let theirs = wire::read_hello(&answer);
+        if theirs != Some(hello.as_str()) {
             return Err(format!(
                 "process {rank} runs {}, process 0 {hello}: every process must run the \
                  same program on the same game",
-                theirs.as_deref().unwrap_or("something else")
+                theirs.unwrap_or("something else")
             ));
         }
     }
@@ -241,8 +237,7 @@ impl<G: Game> WireTransport<G> {
             match kind {
                 wire::HELLO => {
                     // Answer with our own: the master compares.
-                    let answer = Writer::new(wire::HELLO).bytes(hello.as_bytes()).0.clone();
-                    channel.send(0, Tag::ToMaster, &answer);
+                    channel.send(0, Tag::ToMaster, &wire::write_hello(&hello));
                 }
                 wire::BEGIN => {
                     let exact = r.u32().unwrap_or_else(|e| self.fail(&e.message)) != 0;
@@ -351,7 +346,7 @@ impl<G: Game> Transport<G> for WireTransport<G> {
 
     fn clear(&self) {
         for rank in 1..self.channel.size() {
-            self.channel.send(rank, Tag::ToSlave, &[wire::CLEAR]);
+            self.send(rank, Tag::ToSlave, &[wire::CLEAR]);
         }
     }
 }
