@@ -7,7 +7,9 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
+use splitpoint::cluster::Transport;
 use splitpoint::{Algorithm, Evaluator, Game, Outcome, Score};
 use splitpoint_games::chess::{Chess, ChessEval};
 use splitpoint_games::draughts::{Draughts, DraughtsEval};
@@ -142,7 +144,25 @@ pub trait NamedGame: Game {
             Some(Outcome::Draw) | None => 0,
         }
     }
+
+    /// PV splitting's slaves on OpenCL device `device` for searches scored
+    /// by `eval` (`--algorithm gpu`), and the device's name. Only Othello
+    /// has a kernel, in a build with the `gpu` feature.
+    ///
+    /// # Errors
+    /// A message saying why not: another game, a build without the
+    /// feature, no such device, or an evaluator the kernel does not know.
+    fn gpu_transport<E: Evaluator<Self> + 'static>(eval: E, device: usize) -> GpuSlaves<Self> {
+        let _ = (eval, device);
+        Err(format!(
+            "the gpu algorithm: {} has no GPU search (othello has)",
+            Self::GAME
+        ))
+    }
 }
+
+/// What [`NamedGame::gpu_transport`] gives: the device's transport and name.
+pub type GpuSlaves<G> = Result<(Arc<dyn Transport<G>>, String), String>;
 
 impl NamedGame for Othello {
     type Eval = OthelloEval;
@@ -158,6 +178,26 @@ impl NamedGame for Othello {
 
     fn final_score(&self) -> Score {
         Othello::final_score(self)
+    }
+
+    #[cfg(feature = "gpu")]
+    fn gpu_transport<E: Evaluator<Self> + 'static>(eval: E, device: usize) -> GpuSlaves<Self> {
+        use splitpoint_games::othello::gpu::{Gpu, GpuTransport};
+        let gpu = Gpu::open(Some(device)).map_err(|e| format!("the gpu algorithm: {e}"))?;
+        let transport =
+            GpuTransport::new(gpu, eval).map_err(|e| format!("the gpu algorithm: {e}"))?;
+        let name = transport.device();
+        Ok((Arc::new(transport), name))
+    }
+
+    #[cfg(not(feature = "gpu"))]
+    fn gpu_transport<E: Evaluator<Self> + 'static>(_: E, _: usize) -> GpuSlaves<Self> {
+        Err(
+            "the gpu algorithm: this splitpoint was built without OpenCL; build it with \
+             `cargo build --release --features gpu -p splitpoint-cli` (needs an OpenCL \
+             platform: a GPU's driver, or PoCL: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)"
+                .to_string(),
+        )
     }
 }
 

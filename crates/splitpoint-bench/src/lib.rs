@@ -356,7 +356,7 @@ impl GameCommand for Measure<'_> {
 }
 
 /// Runs the suite and the depth sweep for one game and evaluator.
-fn measure<G: Game, E: Evaluator<G> + Clone>(
+fn measure<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     job: &Job,
     eval: E,
     limits: impl Fn(&G, Option<i32>) -> Limits + Copy,

@@ -11,10 +11,14 @@ use std::time::Duration;
 
 use indicatif::ProgressBar;
 use splitpoint::cluster::{Channel, WireTransport};
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score, TableKind, Trace};
+use splitpoint::{Algorithm, Engine, Evaluator, Limits, Score, TableKind, Trace};
 
+use crate::games::NamedGame;
 use crate::machine::load_average;
 use crate::suite::Suite;
+
+/// The GPU algorithm's name, wherever algorithms are named.
+pub const GPU: &str = "gpu";
 
 /// One (algorithm, threads) pair, and for pv-split the message latency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +34,9 @@ pub struct Config {
     /// them, the master's included, one thread each (`threads` is the
     /// same number); zero for in-process.
     pub ranks: usize,
+    /// pv-split with an OpenCL device as the slaves (`--algorithm gpu`):
+    /// the device's index; the master is one thread.
+    pub gpu: Option<usize>,
 }
 
 impl Config {
@@ -40,7 +47,38 @@ impl Config {
             threads,
             latency: Duration::ZERO,
             ranks: 0,
+            gpu: None,
         }
+    }
+
+    /// The GPU algorithm: pv-split on one thread, the slaves OpenCL device
+    /// `device` ([`NamedGame::gpu_transport`]).
+    pub fn on_gpu(device: usize) -> Self {
+        Config {
+            gpu: Some(device),
+            ..Config::new(Algorithm::PvSplit, 1)
+        }
+    }
+
+    /// An engine for this configuration: `eval`, a table of `hash_mib`, and
+    /// for the GPU algorithm its device's transport.
+    ///
+    /// # Errors
+    /// A message saying the table cannot be allocated or the device cannot
+    /// be used.
+    pub fn engine<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
+        &self,
+        eval: E,
+        hash_mib: usize,
+    ) -> Result<Engine<G, E>, String> {
+        let mut engine = Engine::try_new(eval, hash_mib).map_err(|e| e.to_string())?;
+        engine.set_message_latency(self.latency);
+        engine.set_parallelism(self.algorithm, self.threads);
+        if let Some(device) = self.gpu {
+            let (transport, _) = G::gpu_transport(engine.evaluator().clone(), device)?;
+            engine.set_transport(Some(transport));
+        }
+        Ok(engine)
     }
 
     /// pv-split over `ranks` of the cluster's processes.
@@ -53,9 +91,11 @@ impl Config {
 
     /// Its name in tables and plots: the algorithm's, with the latency
     /// after a `+` if there is one (`pv-split+50us`), or `/mpi` when its
-    /// slaves are other processes (`pv-split/mpi`).
+    /// slaves are other processes (`pv-split/mpi`), or `gpu`.
     pub fn label(&self) -> String {
-        if self.ranks > 0 {
+        if self.gpu.is_some() {
+            GPU.to_string()
+        } else if self.ranks > 0 {
             format!("{}/mpi", self.algorithm)
         } else if self.latency.is_zero() {
             self.algorithm.name().to_string()
@@ -238,16 +278,14 @@ impl Job<'_> {
     /// # Errors
     /// A message saying the table cannot be allocated, or that there is no
     /// cluster (or too small a one) for the configuration.
-    pub fn engine<G: Game, E: Evaluator<G>>(
+    pub fn engine<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
         &self,
         eval: E,
         config: Config,
     ) -> Result<Engine<G, E>, String> {
-        let mut engine = Engine::try_new(eval, self.hash_mib).map_err(|e| e.to_string())?;
+        let mut engine = config.engine(eval, self.hash_mib)?;
         engine.set_table_kind(self.table);
-        engine.set_message_latency(config.latency);
         if config.ranks == 0 {
-            engine.set_parallelism(config.algorithm, config.threads);
             return Ok(engine);
         }
         // Over ranks: the master on one thread, the others in other processes.
@@ -268,7 +306,7 @@ impl Job<'_> {
 /// # Errors
 /// A message naming a position the game cannot read, or saying that a table
 /// cannot be allocated.
-pub fn traced_search<G: Game, E: Evaluator<G>>(
+pub fn traced_search<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     job: &Job,
     config: Config,
     eval: E,
@@ -301,7 +339,7 @@ pub fn traced_search<G: Game, E: Evaluator<G>>(
 /// # Errors
 /// A message naming a position the game cannot read, or saying that a table
 /// cannot be allocated.
-pub fn run_suite<G: Game, E: Evaluator<G> + Clone>(
+pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     job: &Job,
     eval: E,
     limits: impl Fn(&G, Option<i32>) -> Limits,
@@ -428,7 +466,7 @@ fn judge(job: &Job, measurements: &mut [Measurement]) {
 /// # Errors
 /// A message naming a position the game cannot read, or saying that the
 /// table cannot be allocated.
-pub fn time_by_depth<G: Game, E: Evaluator<G> + Clone>(
+pub fn time_by_depth<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     job: &Job,
     config: Config,
     depths: &[i32],

@@ -13,7 +13,9 @@
 //! is played instead. The choice then depends only on the position and the
 //! depth, never on timing or thread count.
 
-use splitpoint::{Engine, Evaluator, Game, Limits, Score, TableAllocError, WIN_BOUND};
+use splitpoint::{Engine, Evaluator, Game, Limits, Score, WIN_BOUND};
+
+use crate::games::NamedGame;
 
 use crate::runner::Config;
 
@@ -137,10 +139,10 @@ fn play_game<G: Game, E: Evaluator<G>>(
 /// side to move (the disc difference in Othello).
 ///
 /// # Errors
-/// [`TableAllocError`] when an engine's table cannot be allocated (before
-/// any game is played).
+/// A message when an engine's table cannot be allocated or its device
+/// cannot be used (before any game is played).
 #[allow(clippy::too_many_arguments)]
-pub fn run<G: Game, E: Evaluator<G> + Clone>(
+pub fn run<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     openings: &[G],
     eval: E,
     a: Config,
@@ -150,12 +152,8 @@ pub fn run<G: Game, E: Evaluator<G> + Clone>(
     max_plies: usize,
     final_score: impl Fn(&G) -> Score,
     mut on_game: impl FnMut(),
-) -> Result<Vec<OpeningReport>, TableAllocError> {
-    let make = |c: Config| {
-        let mut e = Engine::try_new(eval.clone(), hash_mib)?;
-        e.set_parallelism(c.algorithm, c.threads);
-        Ok(e)
-    };
+) -> Result<Vec<OpeningReport>, String> {
+    let make = |c: Config| c.engine(eval.clone(), hash_mib);
     let mut engines = [make(a)?, make(a)?, make(b)?, make(b)?];
     let [a1, a2, b1, b2] = &mut engines;
     let reports = openings

@@ -34,6 +34,8 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Trace};
 
+use splitpoint_bench::runner::GPU;
+
 use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
 use crate::games::NamedGame;
@@ -104,6 +106,10 @@ pub struct ParallelArgs {
     #[arg(long, visible_alias = "algo", value_name = "NAME", help = algorithm_help())]
     pub algorithm: Option<String>,
 
+    /// The OpenCL device --algorithm gpu searches on (see splitpoint gpu-info)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub gpu_device: usize,
+
     /// Transposition table: lockless (XOR-checked atomics) or locked (a mutex
     /// per stripe of buckets)
     #[arg(long, value_name = "lockless|locked", default_value = "lockless")]
@@ -136,7 +142,10 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// The engine these arguments describe, connected to its slaves (on an
     /// MPI rank other than 0 this serves rank 0 and never returns).
-    pub fn engine<G: NamedGame, E: Evaluator<G> + 'static>(&self, eval: E) -> Result<Engine<G, E>> {
+    pub fn engine<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
+        &self,
+        eval: E,
+    ) -> Result<Engine<G, E>> {
         let mut engine = new_engine(eval, self.hash)?;
         self.parallel.apply(&mut engine)?;
         self.cluster.connect(&mut engine)?;
@@ -170,8 +179,21 @@ impl ParallelArgs {
             .map_err(|e| Error::input(format!("--trace {}: {e}", path.display())))
     }
 
-    /// Sets `engine`'s algorithm and thread count.
-    pub fn apply<G: NamedGame, E: Evaluator<G>>(&self, engine: &mut Engine<G, E>) -> Result<()> {
+    /// The algorithm's name as the user chose it: `gpu` for pv-split on a
+    /// device.
+    pub fn algorithm_name<G: Game, E: Evaluator<G>>(&self, engine: &Engine<G, E>) -> String {
+        match self.algorithm.as_deref() {
+            Some(GPU) => GPU.to_string(),
+            _ => engine.algorithm().to_string(),
+        }
+    }
+
+    /// Sets `engine`'s algorithm and thread count (for `gpu`, pv-split on
+    /// one thread with the device as its slaves).
+    pub fn apply<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
+        &self,
+        engine: &mut Engine<G, E>,
+    ) -> Result<()> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             let max = MAX_THREADS;
             return Err(Error::input(format!(
@@ -179,7 +201,18 @@ impl ParallelArgs {
                 self.threads
             )));
         }
+        if self.algorithm.as_deref() == Some(GPU) {
+            if self.threads != 1 {
+                return Err(Error::input(
+                    "--algorithm gpu: the CPU side is one thread (the master); leave out --threads",
+                ));
+            }
+            let (transport, _) = G::gpu_transport(engine.evaluator().clone(), self.gpu_device)
+                .map_err(Error::input)?;
+            engine.set_transport(Some(transport));
+        }
         let algorithm = match &self.algorithm {
+            Some(name) if name == GPU => Algorithm::PvSplit,
             Some(name) => name
                 .parse()
                 .map_err(|e| Error::input(format!("--algorithm: {e}")))?,
@@ -200,8 +233,10 @@ impl ParallelArgs {
 fn algorithm_help() -> String {
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     format!(
-        "Parallel algorithm: {} [default: serial with one thread; with more, the game's \
-         fastest: dts on othello and chess, ybw on draughts and xiangqi]",
+        "Parallel algorithm: {}, or gpu (othello, a build with --features gpu: pv-split \
+         with an OpenCL device searching the younger brothers) [default: serial with one \
+         thread; with more, the game's fastest: dts on othello and chess, ybw on draughts \
+         and xiangqi]",
         names.join(", ")
     )
 }

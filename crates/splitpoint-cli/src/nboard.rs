@@ -409,6 +409,7 @@ mod tests {
             parallel: ParallelArgs {
                 threads: 1,
                 algorithm: None,
+                gpu_device: 0,
                 tt: "lockless".into(),
                 trace: None,
             },

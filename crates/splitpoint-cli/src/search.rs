@@ -10,7 +10,7 @@ use splitpoint::{Engine, Evaluator, Game, Limits, SearchResult, Stats, Trace};
 
 use crate::error::{Error, Result};
 use crate::games::{GameCommand, NamedGame, line_text, load_position, run_on_game};
-use crate::{EngineArgs, PositionArgs, check_depth, report, stdout};
+use crate::{EngineArgs, ParallelArgs, PositionArgs, check_depth, report, stdout};
 
 /// Find the best move of a position
 ///
@@ -159,7 +159,7 @@ impl GameCommand for &SearchArgs {
         if self.json {
             let result = engine.search(&pos, &limits);
             self.engine.parallel.write_trace(&traced(&mut engine))?;
-            let json = to_json(&engine, &pos, &result);
+            let json = to_json(&engine, &self.engine.parallel, &pos, &result);
             report::json_line(&mut stdout(), &json)?;
             return Ok(ExitCode::SUCCESS);
         }
@@ -170,7 +170,7 @@ impl GameCommand for &SearchArgs {
             out,
             "threads  {} ({})",
             engine.threads(),
-            engine.algorithm()
+            self.engine.parallel.algorithm_name(&engine)
         )?;
         writeln!(
             out,
@@ -204,6 +204,7 @@ impl GameCommand for &SearchArgs {
 
 fn to_json<G: Game, E: Evaluator<G>>(
     engine: &Engine<G, E>,
+    parallel: &ParallelArgs,
     pos: &G,
     r: &SearchResult<G::Move>,
 ) -> SearchJson {
@@ -216,7 +217,7 @@ fn to_json<G: Game, E: Evaluator<G>>(
         nps: r.nps(),
         pv: line_text(pos, &r.pv),
         threads: engine.threads(),
-        algorithm: engine.algorithm().to_string(),
+        algorithm: parallel.algorithm_name(engine),
         stats: StatsJson::from(&r.stats),
     }
 }

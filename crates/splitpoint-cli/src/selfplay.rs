@@ -4,9 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use splitpoint::{Evaluator, Game, Score};
+use splitpoint::{Evaluator, Score};
 use splitpoint_bench::games::GameName;
-use splitpoint_bench::runner::Config;
+use splitpoint_bench::runner::{Config, GPU};
 use splitpoint_bench::selfplay::{self, OpeningReport};
 use splitpoint_bench::suite::{Suite, parse_depth};
 
@@ -27,6 +27,7 @@ use crate::{check_hash, stdout};
 #[command(after_help = "Examples:
   splitpoint selfplay                               serial×1 against ybw×2, Othello
   splitpoint selfplay --a dts:4 --b lazy-smp:3 --depth 5
+  splitpoint selfplay --a serial:1 --b gpu:1        CPU against an OpenCL device (--features gpu)
   splitpoint selfplay --game synthetic --suite synthetic-tiny --depth 4")]
 pub struct SelfplayArgs {
     /// The game: othello, chess, draughts, xiangqi or synthetic [default: the
@@ -46,7 +47,7 @@ pub struct SelfplayArgs {
     #[arg(long, short = 'd', value_name = "D", default_value = "4")]
     pub depth: String,
 
-    /// Configuration A, ALGORITHM:THREADS
+    /// Configuration A, ALGORITHM:THREADS (gpu:1 for Othello's OpenCL search)
     #[arg(long, value_name = "ALGO:N", default_value = "serial:1")]
     pub a: String,
 
@@ -58,16 +59,17 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "MB", default_value_t = 16)]
     pub hash: u64,
 
+    /// The OpenCL device gpu:1 searches on (see splitpoint gpu-info)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub gpu_device: usize,
+
     /// Print the games as JSON
     #[arg(long)]
     pub json: bool,
 }
 
-fn parse_config(flag: &str, text: &str) -> Result<Config> {
+fn parse_config(flag: &str, text: &str, gpu_device: usize) -> Result<Config> {
     let (name, threads) = text.split_once(':').unwrap_or((text, "1"));
-    let algorithm = name
-        .parse()
-        .map_err(|e| Error::input(format!("{flag}: {e}")))?;
     let threads = match threads.parse::<usize>() {
         Ok(n) if (1..=256).contains(&n) => n,
         _ => {
@@ -76,6 +78,17 @@ fn parse_config(flag: &str, text: &str) -> Result<Config> {
             )));
         }
     };
+    if name == GPU {
+        if threads != 1 {
+            return Err(Error::input(format!(
+                "{flag}: gpu runs its CPU side on one thread (gpu:1)"
+            )));
+        }
+        return Ok(Config::on_gpu(gpu_device));
+    }
+    let algorithm = name
+        .parse()
+        .map_err(|e| Error::input(format!("{flag}: {e}")))?;
     Ok(Config::new(algorithm, threads))
 }
 
@@ -92,7 +105,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
     let suite = Suite::load(&name, game).map_err(|e| Error::input(format!("--suite: {e}")))?;
     let game = suite.game;
     let depth = parse_depth(&args.depth).map_err(|e| Error::input(format!("--depth: {e}")))?;
-    let (a, b) = (parse_config("--a", &args.a)?, parse_config("--b", &args.b)?);
+    let (a, b) = (
+        parse_config("--a", &args.a, args.gpu_device)?,
+        parse_config("--b", &args.b, args.gpu_device)?,
+    );
     let hash = check_hash(args.hash)?;
     let openings: Vec<&str> = suite
         .positions
@@ -118,7 +134,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
         writeln!(
             out,
             "A = {} × {}, B = {} × {}, depth {depth}, exact mode\n",
-            a.algorithm, a.threads, b.algorithm, b.threads
+            a.label(),
+            a.threads,
+            b.label(),
+            b.threads
         )?;
         writeln!(
             out,
@@ -176,7 +195,7 @@ impl GameCommand for SelfPlay<'_> {
     }
 }
 
-fn play<G: Game, E: Evaluator<G> + Clone>(
+fn play<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     openings: &[&str],
     eval: E,
     a: Config,
@@ -202,5 +221,5 @@ fn play<G: Game, E: Evaluator<G> + Clone>(
         final_score,
         || {},
     )
-    .map_err(|e| Error::input(format!("--hash: {e}")))
+    .map_err(Error::input)
 }

@@ -1,14 +1,20 @@
 //! Othello's OpenCL kernels against the CPU (the `gpu` feature; CI runs
 //! them on PoCL): move generation and flips through a perft of every
-//! position, and exact endgame scores.
+//! position, depth-limited scores against negamax, exact endgame scores,
+//! and `--algorithm gpu` (PV splitting with the device as the slaves)
+//! exact against the serial search.
 #![cfg(feature = "gpu")]
 
 mod common;
 
+use std::sync::Arc;
+
+use common::othello_cases;
 use common::random_othello;
-use splitpoint::{Game, perft};
-use splitpoint_games::othello::gpu::{Gpu, devices};
-use splitpoint_games::othello::{Othello, OthelloExact};
+use splitpoint::oracle::negamax;
+use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, perft};
+use splitpoint_games::othello::gpu::{DeviceEval, Gpu, GpuTransport, Subtree, devices};
+use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, oracle_limits, solve_limits};
 
 fn gpu() -> Gpu {
     Gpu::open(None).unwrap_or_else(|e| panic!("{e}"))
@@ -68,5 +74,172 @@ fn the_kernel_solves_endgames_exactly() {
 #[test]
 fn too_many_empties_are_refused() {
     let refused = gpu().solve(&[Othello::start()]).unwrap_err();
-    assert!(refused.0.contains("at most 30 empty squares"), "{refused}");
+    assert!(refused.0.contains("at most 32 empty squares"), "{refused}");
+}
+
+/// 600 positions of every stage, each searched on the device to depth 0-4
+/// (wins by distance counted from a random ply) in a full window and in a
+/// random narrow one: the full window gives negamax's score and a best move
+/// that scores it, the narrow one a fail-soft result of the right side.
+#[test]
+fn the_kernel_search_equals_negamax() {
+    let mut gpu = gpu();
+    let mut rng = common::Rng(7);
+    let cases: Vec<(Othello, i32, u32)> = (0..600u64)
+        .map(|seed| {
+            let pos = random_othello(seed, (seed % 61) as usize);
+            (pos, (seed % 5) as i32, rng.below(20) as u32)
+        })
+        .collect();
+    let full: Vec<Subtree> = cases
+        .iter()
+        .map(|&(pos, depth, ply)| Subtree {
+            pos,
+            depth,
+            ply,
+            alpha: -INFINITY,
+            beta: INFINITY,
+        })
+        .collect();
+    let found = gpu
+        .search(&full, DeviceEval::Midgame)
+        .expect("search on the device");
+    for (i, &(pos, depth, ply)) in cases.iter().enumerate() {
+        let want = negamax_from(&pos, depth, ply);
+        assert_eq!(found.scores[i], want, "depth {depth} ply {ply}: {pos:?}");
+        let code = found.best_moves[i];
+        if depth > 0 && pos.outcome().is_none() {
+            let mv = if code == 64 {
+                "pass".to_string()
+            } else {
+                square_name(code)
+            };
+            let child = pos.play(pos.parse_move(&mv).expect("a legal move"));
+            assert_eq!(
+                -negamax_from(&child, depth - 1, ply + 1),
+                want,
+                "best move {mv}"
+            );
+        } else {
+            assert_eq!(code, -1, "a leaf has no move");
+        }
+    }
+    let narrow: Vec<Subtree> = full
+        .iter()
+        .map(|s| {
+            let alpha = rng.below(1200) as i32 - 600;
+            Subtree {
+                alpha,
+                beta: alpha + 1 + rng.below(300) as i32,
+                ..*s
+            }
+        })
+        .collect();
+    let found = gpu
+        .search(&narrow, DeviceEval::Midgame)
+        .expect("search on the device");
+    for (s, &score) in narrow.iter().zip(&found.scores) {
+        let v = negamax_from(&s.pos, s.depth, s.ply);
+        if score <= s.alpha {
+            assert!(v <= score, "fail low {score}, true {v}");
+        } else if score >= s.beta {
+            assert!(v >= score, "fail high {score}, true {v}");
+        } else {
+            assert_eq!(score, v);
+        }
+    }
+}
+
+/// Negamax `depth` plies below `pos`, which is `ply` plies below the root.
+fn negamax_from(pos: &Othello, depth: i32, ply: u32) -> i32 {
+    if ply == 0 {
+        return negamax(pos, &OthelloEval, depth);
+    }
+    // Wins by distance: shift a root result's decisive scores by `ply`.
+    let v = negamax(pos, &OthelloEval, depth);
+    if v >= splitpoint::WIN_BOUND {
+        v - ply as i32
+    } else if v <= -splitpoint::WIN_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+fn square_name(sq: i32) -> String {
+    let file = (b'a' + (sq % 8) as u8) as char;
+    format!("{file}{}", sq / 8 + 1)
+}
+
+/// An engine whose pv-split slaves are the device.
+fn gpu_engine<E: Evaluator<Othello> + Clone + 'static>(eval: E) -> Engine<Othello, E> {
+    let mut engine = Engine::new(eval.clone(), 4);
+    engine.set_parallelism(Algorithm::PvSplit, 1);
+    let transport = GpuTransport::new(gpu(), eval).expect("a known evaluator");
+    engine.set_transport(Some(Arc::new(transport)));
+    engine
+}
+
+/// `--algorithm gpu` in exact mode: 40 midgame positions at depths 3-6 score
+/// as negamax, with a best move that scores so; the device did the work.
+#[test]
+fn the_gpu_algorithm_is_exact_in_the_midgame() {
+    let cases =
+        othello_cases((0..40u64).map(|s| (s + 100, 4 + (s as usize * 7) % 40, 3 + (s % 4) as i32)));
+    let mut engine = gpu_engine(OthelloEval);
+    let mut launches = 0;
+    for (pos, depth, want) in &cases {
+        engine.clear();
+        let r = engine.search(pos, &Limits::to_depth(*depth).exact());
+        assert_eq!(r.score, *want, "depth {depth}: {pos:?}");
+        let mv = r.best_move.expect("a move");
+        assert_eq!(
+            -negamax(&pos.play(mv), &OthelloEval, depth - 1),
+            *want,
+            "best move"
+        );
+        launches += r.stats.messages;
+    }
+    assert!(launches > 0, "no work went to the device");
+}
+
+/// `--algorithm gpu` solving 30 endgames of 8-13 empties, as the oracle
+/// (exact mode) and as the solver (table cut-offs): both score the CPU
+/// serial solve.
+#[test]
+fn the_gpu_algorithm_solves_endgames_exactly() {
+    let mut serial = Engine::new(OthelloExact, 16);
+    let mut engine = gpu_engine(OthelloExact);
+    let mut subtrees = 0;
+    for seed in 0..30u64 {
+        let pos = random_othello(seed + 500, 47 + (seed % 6) as usize);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        serial.clear();
+        let want = serial.search(&pos, &oracle_limits(&pos)).score;
+        for limits in [oracle_limits(&pos), solve_limits(&pos)] {
+            engine.clear();
+            let r = engine.search(&pos, &limits);
+            assert_eq!(r.score, want, "{} empties: {pos:?}", pos.empty_count());
+            subtrees += r.stats.work_sent;
+        }
+    }
+    assert!(subtrees > 0, "no work went to the device");
+}
+
+#[test]
+fn an_unknown_evaluator_is_refused() {
+    #[derive(Clone)]
+    struct Discs;
+    impl Evaluator<Othello> for Discs {
+        fn evaluate(&self, pos: &Othello) -> i32 {
+            pos.disc_difference()
+        }
+    }
+    let refused = GpuTransport::new(gpu(), Discs).err().expect("refused");
+    assert!(
+        refused.0.contains("OthelloEval or OthelloExact"),
+        "{refused}"
+    );
 }

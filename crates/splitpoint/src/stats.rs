@@ -29,10 +29,16 @@ pub struct Stats {
     /// searching under a split node whose alpha rose).
     pub bounds_sent: u64,
     /// Messages that crossed between processes (a cluster's slaves), both
-    /// ways, as the master's transport counted them; none in-process.
+    /// ways, as the master's transport counted them; none in-process. For
+    /// a device's transport (the GPU), its kernel launches.
     pub messages: u64,
-    /// Those messages' bytes.
+    /// Those messages' bytes (a device's: up and down).
     pub message_bytes: u64,
+    /// A device's transport: microseconds moving work to it and results
+    /// back (host clock).
+    pub transfer_micros: u64,
+    /// A device's transport: microseconds its kernels ran (device clock).
+    pub device_micros: u64,
     /// Nodes that met the split conditions but found no idle thread or no free split point.
     pub splits_refused: u64,
     /// Nodes searched under a split point that a cutoff then made useless.
@@ -111,6 +117,8 @@ counters!(
     bounds_sent,
     messages,
     message_bytes,
+    transfer_micros,
+    device_micros,
     splits_refused,
     aborted_nodes,
     idle_micros,

@@ -4,9 +4,12 @@
 //! OpenCL runs on NVIDIA, AMD and Intel GPUs and, through PoCL, on any CPU,
 //! which is how CI tests the kernels.
 //!
-//! This is the device side of the GPU search: what runs on the device and
-//! how positions travel there and back. Positions are uploaded once per
+//! [`Gpu`] is the device side: what runs there (`othello.cl`: perft, and a
+//! depth-limited fail-soft alpha-beta scoring as the CPU's evaluators do)
+//! and how positions travel there and back. Positions are uploaded once per
 //! batch into buffers that grow and are reused across launches.
+//! [`GpuTransport`] (`transport.rs`) makes the device the slaves of the
+//! library's PV splitting: `--algorithm gpu`.
 
 use std::ptr;
 use std::time::{Duration, Instant};
@@ -22,7 +25,11 @@ use opencl3::types::{CL_BLOCKING, cl_int, cl_uint, cl_ulong};
 
 use super::Othello;
 
-const SOURCE: &str = include_str!("gpu.cl");
+mod transport;
+
+pub use transport::{GpuTransport, Offload, SLOTS};
+
+const SOURCE: &str = include_str!("othello.cl");
 
 /// A device buffer of `len` elements, without host memory.
 fn device_buffer<T>(
@@ -132,7 +139,7 @@ pub struct Gpu {
     context: Context,
     queue: CommandQueue,
     perft: Kernel,
-    solve: Kernel,
+    search: Kernel,
     /// Grown to the largest batch so far, then reused.
     buffers: Option<Buffers>,
 }
@@ -143,9 +150,12 @@ struct Buffers {
     capacity: usize,
     /// Two words a position.
     positions: Buffer<cl_ulong>,
-    /// Leaves (perft) or nodes (solve), one a position.
+    /// Four ints a position: depth, ply, alpha, beta (search).
+    params: Buffer<cl_int>,
+    /// Leaves (perft) or nodes (search), one a position.
     counts: Buffer<cl_ulong>,
     scores: Buffer<cl_int>,
+    best_moves: Buffer<cl_int>,
 }
 
 impl Gpu {
@@ -177,13 +187,13 @@ impl Gpu {
         let program = Program::create_and_build_from_source(&context, SOURCE, "")
             .map_err(|log| GpuError(format!("the Othello kernels do not build: {log}")))?;
         let perft = Kernel::create(&program, "perft").map_err(cl_err("kernel perft"))?;
-        let solve = Kernel::create(&program, "solve").map_err(cl_err("kernel solve"))?;
+        let search = Kernel::create(&program, "search").map_err(cl_err("kernel search"))?;
         Ok(Gpu {
             info,
             context,
             queue,
             perft,
-            solve,
+            search,
             buffers: None,
         })
     }
@@ -193,30 +203,41 @@ impl Gpu {
         &self.info
     }
 
-    /// Uploads `batch`, first growing the buffers to hold it (never
-    /// shrinking them: the next batch reuses them).
-    fn upload(&mut self, batch: &[Othello]) -> Result<(), GpuError> {
-        let n = batch.len().max(1);
+    /// Uploads the positions of a batch of `n` (and, for a search, its
+    /// parameters), first growing the buffers to hold it (never shrinking
+    /// them: the next batch reuses them).
+    fn upload(
+        &mut self,
+        positions: impl Iterator<Item = Othello>,
+        params: Option<&[cl_int]>,
+        n: usize,
+    ) -> Result<(), GpuError> {
+        let n = n.max(1);
         if self.buffers.as_ref().is_none_or(|b| b.capacity < n) {
             let capacity = n.next_power_of_two();
             let context = &self.context;
             self.buffers = Some(Buffers {
                 capacity,
                 positions: device_buffer(context, CL_MEM_READ_ONLY, 2 * capacity)?,
+                params: device_buffer(context, CL_MEM_READ_ONLY, 4 * capacity)?,
                 counts: device_buffer(context, CL_MEM_WRITE_ONLY, capacity)?,
                 scores: device_buffer(context, CL_MEM_WRITE_ONLY, capacity)?,
+                best_moves: device_buffer(context, CL_MEM_WRITE_ONLY, capacity)?,
             });
         }
-        let host: Vec<cl_ulong> = batch
-            .iter()
-            .flat_map(|p| [p.player(), p.opponent()])
-            .collect();
+        let host: Vec<cl_ulong> = positions.flat_map(|p| [p.player(), p.opponent()]).collect();
         let buffers = self.buffers.as_mut().expect("allocated above");
-        // SAFETY: a blocking write of `host.len()` ≤ 2 × capacity elements.
+        // SAFETY: blocking writes of 2 (positions) and 4 (parameters) words
+        // a position, within the capacity.
         unsafe {
             self.queue
                 .enqueue_write_buffer(&mut buffers.positions, CL_BLOCKING, 0, &host, &[])
                 .map_err(cl_err("upload"))?;
+            if let Some(params) = params {
+                self.queue
+                    .enqueue_write_buffer(&mut buffers.params, CL_BLOCKING, 0, params, &[])
+                    .map_err(cl_err("upload"))?;
+            }
         }
         Ok(())
     }
@@ -230,7 +251,7 @@ impl Gpu {
         if batch.is_empty() {
             return Ok(Vec::new());
         }
-        self.upload(batch)?;
+        self.upload(batch.iter().copied(), None, batch.len())?;
         let b = self.buffers.as_ref().expect("uploaded");
         let (positions, counts) = (&b.positions, &b.counts);
         let depth: cl_uint = depth;
@@ -262,41 +283,70 @@ impl Gpu {
     /// where the time went.
     ///
     /// # Errors
-    /// A message when a position has more than 30 empty squares (the
-    /// kernel's stack is sized for the endgame) or the device fails.
+    /// A message when a position has more than [`MAX_EMPTIES`] empty squares
+    /// (the kernel's stack is sized for the endgame) or the device fails.
     pub fn solve(
         &mut self,
         batch: &[Othello],
     ) -> Result<(Vec<i32>, Vec<u64>, LaunchTimes), GpuError> {
-        if let Some(big) = batch.iter().find(|p| p.empty_count() > 30) {
+        let subtrees: Vec<Subtree> = batch
+            .iter()
+            .map(|&pos| Subtree {
+                pos,
+                depth: 2 * pos.empty_count() as i32,
+                ply: 0,
+                alpha: -65,
+                beta: 65,
+            })
+            .collect();
+        let searched = self.search(&subtrees, DeviceEval::Exact)?;
+        Ok((searched.scores, searched.nodes, searched.times))
+    }
+
+    /// Searches every subtree of `batch` on the device, one work-item
+    /// each: fail-soft alpha-beta in the subtree's window to its depth, as
+    /// `splitpoint::oracle::negamax` with `eval` defines the value.
+    ///
+    /// # Errors
+    /// A message when a subtree is too deep for the kernel's stack (see
+    /// [`Subtree::fits`]) or the device fails.
+    pub fn search(&mut self, batch: &[Subtree], eval: DeviceEval) -> Result<Searched, GpuError> {
+        if let Some(big) = batch.iter().find(|s| !s.fits()) {
             return Err(GpuError(format!(
-                "the device solves endgames of at most 30 empty squares, not {}",
-                big.empty_count()
+                "the device searches at most {MAX_FRAMES} plies, or endgames of at most \
+                 {MAX_EMPTIES} empty squares: not {} plies with {} empties",
+                big.depth,
+                big.pos.empty_count()
             )));
         }
         if batch.is_empty() {
-            return Ok((Vec::new(), Vec::new(), LaunchTimes::default()));
+            return Ok(Searched::default());
         }
         let start = Instant::now();
-        self.upload(batch)?;
+        let params: Vec<cl_int> = batch
+            .iter()
+            .flat_map(|s| [s.depth, s.ply as cl_int, s.alpha, s.beta])
+            .collect();
+        self.upload(batch.iter().map(|s| s.pos), Some(&params), batch.len())?;
         let mut transfer = start.elapsed();
         let b = self.buffers.as_ref().expect("uploaded");
-        let (positions, counts, scores) = (&b.positions, &b.counts, &b.scores);
-        let (alpha, beta): (cl_int, cl_int) = (-65, 65);
-        // SAFETY: the arguments match the kernel's (positions, alpha, beta,
-        // scores, nodes), and the global size is the batch, within the buffers.
+        let eval = eval as cl_int;
+        // SAFETY: the arguments match the kernel's (positions, params, eval,
+        // scores, best_moves, nodes), and the global size is the batch,
+        // within the buffers.
         let event = unsafe {
-            ExecuteKernel::new(&self.solve)
-                .set_arg(positions)
-                .set_arg(&alpha)
-                .set_arg(&beta)
-                .set_arg(scores)
-                .set_arg(counts)
+            ExecuteKernel::new(&self.search)
+                .set_arg(&b.positions)
+                .set_arg(&b.params)
+                .set_arg(&eval)
+                .set_arg(&b.scores)
+                .set_arg(&b.best_moves)
+                .set_arg(&b.counts)
                 .set_global_work_size(batch.len())
                 .enqueue_nd_range(&self.queue)
-                .map_err(cl_err("solve launch"))?
+                .map_err(cl_err("search launch"))?
         };
-        event.wait().map_err(cl_err("solve"))?;
+        event.wait().map_err(cl_err("search"))?;
         let kernel = match (
             event.profiling_command_start(),
             event.profiling_command_end(),
@@ -305,18 +355,86 @@ impl Gpu {
             _ => Duration::ZERO,
         };
         let down = Instant::now();
-        let mut score_out = vec![0 as cl_int; batch.len()];
-        let mut node_out = vec![0 as cl_ulong; batch.len()];
-        // SAFETY: blocking reads of `batch.len()` elements the kernel wrote.
+        let n = batch.len();
+        let mut out = Searched {
+            scores: vec![0; n],
+            best_moves: vec![0; n],
+            nodes: vec![0; n],
+            times: LaunchTimes::default(),
+        };
+        // SAFETY: blocking reads of `n` elements the kernel wrote.
         unsafe {
+            for (buffer, host) in [
+                (&b.scores, &mut out.scores),
+                (&b.best_moves, &mut out.best_moves),
+            ] {
+                self.queue
+                    .enqueue_read_buffer(buffer, CL_BLOCKING, 0, host, &[])
+                    .map_err(cl_err("download"))?;
+            }
             self.queue
-                .enqueue_read_buffer(scores, CL_BLOCKING, 0, &mut score_out, &[])
-                .map_err(cl_err("download"))?;
-            self.queue
-                .enqueue_read_buffer(counts, CL_BLOCKING, 0, &mut node_out, &[])
+                .enqueue_read_buffer(&b.counts, CL_BLOCKING, 0, &mut out.nodes, &[])
                 .map_err(cl_err("download"))?;
         }
         transfer += down.elapsed();
-        Ok((score_out, node_out, LaunchTimes { transfer, kernel }))
+        out.times = LaunchTimes { transfer, kernel };
+        Ok(out)
     }
+}
+
+/// The kernel's stack: the most plies a subtree's search may go down.
+pub const MAX_FRAMES: i32 = 64;
+/// The most empty squares of a subtree searched to its end on the device
+/// (a game lasts at most a move and a pass per empty square).
+pub const MAX_EMPTIES: u32 = MAX_FRAMES as u32 / 2;
+
+/// Which evaluator the kernel scores positions with: the same scores as
+/// the CPU's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i32)]
+pub enum DeviceEval {
+    /// [`OthelloEval`](super::OthelloEval): the heuristic midgame score,
+    /// finished games as wins and losses by distance.
+    Midgame = 0,
+    /// [`OthelloExact`](super::OthelloExact): the disc difference, finished
+    /// games by their final score.
+    Exact = 1,
+}
+
+/// One subtree for the device: a position, how deep to search below it, its
+/// distance from the search's root (wins count by distance) and the window.
+#[derive(Clone, Copy, Debug)]
+pub struct Subtree {
+    /// The position, its side to move searching.
+    pub pos: Othello,
+    /// Plies to search (a pass is one).
+    pub depth: i32,
+    /// Plies from the search's root to `pos`.
+    pub ply: u32,
+    /// The window, from `pos`'s side to move's view.
+    pub alpha: i32,
+    /// See `alpha`.
+    pub beta: i32,
+}
+
+impl Subtree {
+    /// Whether the kernel's stack holds this search: a frame per ply down
+    /// to the depth or the game's end, whichever comes first.
+    pub fn fits(&self) -> bool {
+        self.depth.min(2 * self.pos.empty_count() as i32) <= MAX_FRAMES
+    }
+}
+
+/// What the device found, one entry per subtree of the batch.
+#[derive(Clone, Debug, Default)]
+pub struct Searched {
+    /// The fail-soft score, from the subtree's side to move's view.
+    pub scores: Vec<i32>,
+    /// The move that gave it: a square (0 = a1 … 63 = h8), 64 for a pass,
+    /// -1 when the subtree's root is a leaf (the horizon or a finished game).
+    pub best_moves: Vec<i32>,
+    /// Positions visited.
+    pub nodes: Vec<u64>,
+    /// Where the launch's time went.
+    pub times: LaunchTimes,
 }

@@ -7,7 +7,8 @@
 #define NOT_EDGE_FILES 0x7E7E7E7E7E7E7E7EUL
 #define NOT_FILE_A 0xFEFEFEFEFEFEFEFEUL
 #define NOT_FILE_H 0x7F7F7F7F7F7F7F7FUL
-// Frames: a game lasts at most a move and a pass per empty square.
+// Frames: a game lasts at most a move and a pass per empty square; the
+// host sends deeper searches of more empties to the CPU.
 #define MAX_FRAMES 64
 
 // The squares where `p` may move (Kogge-Stone fill, as board.rs's mobility).
@@ -137,79 +138,163 @@ kernel void perft(global const ulong* positions, uint depth, global ulong* leave
     leaves[i] = count;
 }
 
+// The evaluators the search kernel knows, as the CPU's (eval.rs, endgame.rs).
+#define EVAL_MIDGAME 0
+#define EVAL_EXACT 1
+// splitpoint::WIN and a score below any.
+#define WIN 31000
+#define NO_SCORE (-32767)
+#define CORNERS 0x8100000000000081UL
+#define EDGES 0xFF818181818181FFUL
+
+// The empty squares next to `discs` (eval.rs's neighbours).
+ulong neighbours(ulong discs, ulong empties) {
+    ulong h = discs & NOT_EDGE_FILES;
+    ulong around = (h << 1) | (h >> 1) | (discs << 8) | (discs >> 8) | (h << 9) | (h >> 9)
+        | (h << 7) | (h >> 7);
+    ulong a_file = discs & 0x0101010101010101UL;
+    ulong h_file = discs & 0x8080808080808080UL;
+    ulong edges = (a_file << 1) | (a_file << 9) | (a_file >> 7) | (h_file >> 1) | (h_file >> 9)
+        | (h_file << 7);
+    return (around | edges) & empties;
+}
+
+// OthelloEval::score: mobility, potential mobility, corners and the squares
+// next to empty corners, edges, and discs once few squares are left.
+int midgame(ulong p, ulong o) {
+    ulong empties = ~(p | o);
+    int score = 70 * ((int)popcount(mobility(p, o)) - (int)popcount(mobility(o, p)));
+    score += 25 * ((int)popcount(neighbours(o, empties)) - (int)popcount(neighbours(p, empties)));
+    // Each corner, its X-square and its two C-squares.
+    const ulong corner[4] = {1UL << 0, 1UL << 7, 1UL << 56, 1UL << 63};
+    const ulong x_square[4] = {1UL << 9, 1UL << 14, 1UL << 49, 1UL << 54};
+    const ulong c_squares[4] = {(1UL << 1) | (1UL << 8), (1UL << 6) | (1UL << 15),
+                                (1UL << 57) | (1UL << 48), (1UL << 62) | (1UL << 55)};
+    for (int i = 0; i < 4; i++) {
+        if (p & corner[i]) {
+            score += 700;
+        } else if (o & corner[i]) {
+            score -= 700;
+        } else {
+            score -= 250 * ((int)((p & x_square[i]) != 0) - (int)((o & x_square[i]) != 0));
+            score -= 80 * ((int)popcount(p & c_squares[i]) - (int)popcount(o & c_squares[i]));
+        }
+    }
+    score += 15 * ((int)popcount(p & EDGES) - (int)popcount(o & EDGES));
+    if (popcount(empties) <= 12) {
+        score += 30 * ((int)popcount(p) - (int)popcount(o));
+    }
+    return clamp(score, -15000, 15000);
+}
+
+// A finished game `ply` plies below the search's root: the exact disc
+// count, or the midgame evaluator's win by distance.
+int terminal(ulong p, ulong o, int eval, int ply) {
+    if (eval == EVAL_EXACT) {
+        return final_score(p, o);
+    }
+    int diff = (int)popcount(p) - (int)popcount(o);
+    return diff > 0 ? WIN - ply : (diff < 0 ? -WIN + ply : 0);
+}
+
+// A position the depth limit stops at.
+int evaluate(ulong p, ulong o, int eval) {
+    return eval == EVAL_EXACT ? (int)popcount(p) - (int)popcount(o) : midgame(p, o);
+}
+
 typedef struct {
     ulong p, o, moves;
-    int alpha, beta, best, pass;
-} SolveFrame;
+    int alpha, beta, best, best_move, current, pass;
+} SearchFrame;
 
-// Pushes the node (p, o) searched in (alpha, beta), or, when its game is
-// over, returns through *ret (and *returning).
+// Enters the node (p, o) searched in (alpha, beta) at stack height `top`
+// (its remaining depth is depth - top): a finished game or the horizon
+// returns through `ret` (and sets `returning`), anything else is pushed.
 #define ENTER(P, O, A, B)                                                  \
     do {                                                                   \
+        visited++;                                                         \
         ulong em_ = mobility((P), (O));                                    \
         if (em_ == 0 && mobility((O), (P)) == 0) {                         \
-            ret = final_score((P), (O));                                   \
+            ret = terminal((P), (O), eval, ply + top);                     \
+            returning = 1;                                                 \
+        } else if (depth - top <= 0) {                                     \
+            ret = evaluate((P), (O), eval);                                \
             returning = 1;                                                 \
         } else {                                                           \
-            SolveFrame* e_ = &stack[top++];                                \
+            SearchFrame* e_ = &stack[top++];                               \
             e_->p = (P);                                                   \
             e_->o = (O);                                                   \
             e_->moves = em_;                                               \
             e_->alpha = (A);                                               \
             e_->beta = (B);                                                \
-            e_->best = -127;                                               \
+            e_->best = NO_SCORE;                                           \
+            e_->best_move = -1;                                            \
             e_->pass = em_ == 0;                                           \
             returning = 0;                                                 \
         }                                                                  \
     } while (0)
 
-// The exact final score of each position for its side to move (fail-soft
-// alpha-beta in the window given, moves in square order), and the nodes
-// visited.
-kernel void solve(global const ulong* positions, int alpha, int beta,
-                  global int* scores, global ulong* nodes) {
+// Fail-soft alpha-beta below each position, as splitpoint's negamax defines
+// the value: `depth` plies (a pass is one), a finished game scored at once,
+// the evaluator at the horizon. One subtree per work-item, each with its
+// own depth, ply (for wins by distance) and window: `params` holds four ints
+// per position (depth, ply, alpha, beta). Corners are tried first, then
+// squares in order. Writes each subtree's score, the move that gave it
+// (a square, 64 for a pass, -1 when the root is a leaf) and the nodes
+// visited. The host keeps depth within MAX_FRAMES.
+kernel void search(global const ulong* positions, global const int* params, int eval,
+                   global int* scores, global int* best_moves, global ulong* nodes) {
     size_t i = get_global_id(0);
     ulong2 root = (ulong2)(positions[2 * i], positions[2 * i + 1]);
-    SolveFrame stack[MAX_FRAMES];
+    int depth = params[4 * i];
+    int ply = params[4 * i + 1];
+    SearchFrame stack[MAX_FRAMES];
     int top = 0;
     int ret = 0;
     int returning = 0;
-    ulong visited = 1;
-    ENTER(root.x, root.y, alpha, beta);
+    int root_move = -1;
+    ulong visited = 0;
+    ENTER(root.x, root.y, params[4 * i + 2], params[4 * i + 3]);
     while (1) {
         if (returning) {
             if (top == 0) {
                 break;
             }
-            SolveFrame* f = &stack[top - 1];
+            SearchFrame* f = &stack[top - 1];
             int s = -ret;
-            if (f->pass) {
-                ret = s;
-                top--;
-                continue;
-            }
             if (s > f->best) {
                 f->best = s;
+                f->best_move = f->current;
             }
-            if (f->best >= f->beta || f->moves == 0) {
+            if (f->best >= f->beta || (f->moves == 0 && !f->pass)) {
                 ret = f->best;
+                if (top == 1) {
+                    root_move = f->best_move;
+                }
                 top--;
                 continue;
             }
             returning = 0;
         }
-        SolveFrame* f = &stack[top - 1];
-        visited++;
+        SearchFrame* f = &stack[top - 1];
         if (f->pass) {
+            f->pass = 0;
+            f->current = 64;
             ENTER(f->o, f->p, -f->beta, -f->alpha);
             continue;
         }
-        int sq = (int)(63 - clz(f->moves & -f->moves));
-        f->moves &= f->moves - 1;
+        ulong pick = f->moves & CORNERS;
+        if (pick == 0) {
+            pick = f->moves;
+        }
+        int sq = (int)(63 - clz(pick & -pick));
+        f->moves &= ~(1UL << sq);
+        f->current = sq;
         ulong fl = flips(sq, f->p, f->o);
         int a = max(f->alpha, f->best);
         ENTER(f->o ^ fl, f->p | fl | (1UL << sq), -f->beta, -a);
     }
     scores[i] = ret;
+    best_moves[i] = root_move;
     nodes[i] = visited;
 }

@@ -1,0 +1,352 @@
+//! The device as PV splitting's slaves: `--algorithm gpu`.
+//!
+//! The library's PV splitting (`splitpoint::cluster`) is written over a
+//! [`Transport`]: the master (the CPU's search, thread 0) hands each PV
+//! node's younger brothers to slaves as [`Work`] and folds their
+//! [`Report`]s in. [`GpuTransport`] is a transport whose slaves are the
+//! device: work is collected, not sent, and when the master next looks for
+//! results every piece collected is searched in one launch, one work-item
+//! per move (the seed's PV splitting on a GPU). The master's proof of
+//! exactness holds unchanged, because each report is what a slave's
+//! search would give:
+//!
+//! - a null window at the frame's alpha first (the serial move loop's
+//!   young-brother search), and for the moves that fail high below beta a
+//!   second launch in the full window, so that a score above alpha is exact;
+//! - a bound the master broadcasts before the launch raises the alpha of
+//!   the collected work of that frame (as a slave adopts it); a stop drops
+//!   it, answered as incomplete;
+//! - the kernel scores as the CPU's evaluator does ([`DeviceEval`], chosen
+//!   by the evaluator's type), and the few subtrees too deep for the
+//!   kernel's stack are searched on the host with the same definition.
+//!
+//! If the device fails mid-search the batch is searched on the host, the
+//! search stays exact, and [`GpuTransport::error`] says what happened.
+
+use std::any::TypeId;
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use splitpoint::cluster::{Order, Report, Transport, Work};
+use splitpoint::{Evaluator, Game, MoveList, Score, Stats};
+
+use super::{DeviceEval, Gpu, GpuError, LaunchTimes, Subtree};
+use crate::othello::{Othello, OthelloEval, OthelloExact, OthelloMove};
+
+/// How many pieces of work the master may hand out at once: more than any
+/// PV node's moves, so that every younger brother of a node goes into one
+/// launch.
+pub const SLOTS: usize = 256;
+
+/// The device as PV splitting's slaves (see the module doc).
+pub struct GpuTransport<E> {
+    eval: E,
+    kind: DeviceEval,
+    state: Mutex<State>,
+}
+
+/// What the master's thread changes; behind a mutex only because a
+/// transport is shared (`Sync`): one thread ever locks it.
+struct State {
+    gpu: Gpu,
+    /// Work collected for the next launch, with the slave slot it went to.
+    pending: Vec<(usize, Work<Othello>)>,
+    /// Reports not yet read by the master.
+    ready: VecDeque<Report<OthelloMove>>,
+    /// This search's counts.
+    offload: Offload,
+    /// The first device failure (its batches then ran on the host).
+    error: Option<GpuError>,
+}
+
+/// What the device did in one search: the seed's profile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offload {
+    /// Kernel launches (null-window batches and re-search batches).
+    pub launches: u64,
+    /// Subtrees searched on the device (a re-search counts again).
+    pub subtrees: u64,
+    /// Subtrees too deep for the kernel, searched on the host.
+    pub host_subtrees: u64,
+    /// Positions the device visited.
+    pub nodes: u64,
+    /// Bytes up and down.
+    pub bytes: u64,
+    /// Positions up and results down.
+    pub transfer: Duration,
+    /// Kernels running, by the device's clock.
+    pub kernel: Duration,
+}
+
+impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
+    /// The device `gpu` searching with `eval`'s scores.
+    ///
+    /// # Errors
+    /// A message when the kernel has no copy of `eval`: it knows
+    /// [`OthelloEval`] and [`OthelloExact`].
+    pub fn new(gpu: Gpu, eval: E) -> Result<Self, GpuError> {
+        let kind = if TypeId::of::<E>() == TypeId::of::<OthelloEval>() {
+            DeviceEval::Midgame
+        } else if TypeId::of::<E>() == TypeId::of::<OthelloExact>() {
+            DeviceEval::Exact
+        } else {
+            return Err(GpuError(format!(
+                "the device scores positions as OthelloEval or OthelloExact, not {}",
+                std::any::type_name::<E>()
+            )));
+        };
+        Ok(GpuTransport {
+            eval,
+            kind,
+            state: Mutex::new(State {
+                gpu,
+                pending: Vec::new(),
+                ready: VecDeque::new(),
+                offload: Offload::default(),
+                error: None,
+            }),
+        })
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The device's name and platform.
+    pub fn device(&self) -> String {
+        let state = self.state();
+        let info = state.gpu.info();
+        format!("{} / {}", info.platform, info.name)
+    }
+
+    /// The first device failure since the transport was made, if any (those
+    /// batches were searched on the host; the results stayed exact).
+    pub fn error(&self) -> Option<GpuError> {
+        self.state().error.clone()
+    }
+
+    /// What the device did in the current (or last) search.
+    pub fn offload(&self) -> Offload {
+        self.state().offload
+    }
+
+    /// Searches every collected piece of work: all at a null window, then
+    /// the ones that failed high below beta at the full window; each
+    /// answered in the order it was collected.
+    fn launch(&self, state: &mut State) {
+        let batch = std::mem::take(&mut state.pending);
+        let children: Vec<Othello> = batch.iter().map(|(_, w)| w.node.play(w.mv)).collect();
+        let subtree = |i: usize, alpha: Score, beta: Score| {
+            let w = &batch[i].1;
+            Subtree {
+                pos: children[i],
+                depth: w.depth - 1,
+                ply: w.ply as u32 + 1,
+                alpha: -beta,
+                beta: -alpha,
+            }
+        };
+        let scouts: Vec<Subtree> = (0..batch.len())
+            .map(|i| subtree(i, batch[i].1.alpha, batch[i].1.alpha + 1))
+            .collect();
+        let mut found = self.search(state, &scouts);
+        let again: Vec<usize> = (0..batch.len())
+            .filter(|&i| {
+                let (w, s) = (&batch[i].1, -found[i].0);
+                w.alpha < s && s < w.beta
+            })
+            .collect();
+        if !again.is_empty() {
+            let full: Vec<Subtree> = again
+                .iter()
+                .map(|&i| subtree(i, batch[i].1.alpha, batch[i].1.beta))
+                .collect();
+            for (&i, result) in again.iter().zip(self.search(state, &full)) {
+                found[i] = result;
+            }
+        }
+        for ((slave, work), (score, best)) in batch.into_iter().zip(found) {
+            state.ready.push_back(Report {
+                slave,
+                id: work.id,
+                mv: work.mv,
+                complete: true,
+                score: -score,
+                alpha: work.alpha,
+                pv: best.into_iter().collect(),
+            });
+        }
+    }
+
+    /// Each subtree's score and best move: on the device where it fits, on
+    /// the host where it does not (or where the device failed).
+    fn search(&self, state: &mut State, batch: &[Subtree]) -> Vec<(Score, Option<OthelloMove>)> {
+        let (fit, deep): (Vec<usize>, Vec<usize>) =
+            (0..batch.len()).partition(|&i| batch[i].fits());
+        let mut out = vec![(0, None); batch.len()];
+        let on_device: Vec<Subtree> = fit.iter().map(|&i| batch[i]).collect();
+        let mut on_host = deep;
+        if !on_device.is_empty() {
+            match state.gpu.search(&on_device, self.kind) {
+                Ok(searched) => {
+                    let o = &mut state.offload;
+                    o.launches += 1;
+                    o.subtrees += on_device.len() as u64;
+                    o.nodes += searched.nodes.iter().sum::<u64>();
+                    // Up: two words of position and four ints; down: two
+                    // ints and a word.
+                    o.bytes += on_device.len() as u64 * (16 + 16 + 16);
+                    let LaunchTimes { transfer, kernel } = searched.times;
+                    o.transfer += transfer;
+                    o.kernel += kernel;
+                    for (k, &i) in fit.iter().enumerate() {
+                        out[i] = (searched.scores[k], device_move(searched.best_moves[k]));
+                    }
+                }
+                Err(e) => {
+                    state.error.get_or_insert(e);
+                    on_host.extend(fit);
+                }
+            }
+        }
+        for i in on_host {
+            let s = &batch[i];
+            let mut nodes = 0;
+            out[i] = host_search(
+                &self.eval,
+                &s.pos,
+                s.depth,
+                s.ply as usize,
+                s.alpha,
+                s.beta,
+                &mut nodes,
+            );
+            state.offload.host_subtrees += 1;
+            state.offload.nodes += nodes;
+        }
+        out
+    }
+}
+
+/// The kernel's move code as a move.
+fn device_move(code: i32) -> Option<OthelloMove> {
+    match code {
+        64 => Some(OthelloMove::PASS),
+        0..=63 => OthelloMove::from_square(code as u8),
+        _ => None,
+    }
+}
+
+/// The kernel's search on the host: fail-soft alpha-beta to `depth`, a
+/// finished game scored at once, `eval` at the horizon (the value
+/// `splitpoint::oracle::negamax` defines), and the move that gave the score.
+fn host_search<E: Evaluator<Othello>>(
+    eval: &E,
+    pos: &Othello,
+    depth: i32,
+    ply: usize,
+    alpha: Score,
+    beta: Score,
+    nodes: &mut u64,
+) -> (Score, Option<OthelloMove>) {
+    *nodes += 1;
+    if let Some(outcome) = pos.outcome() {
+        return (eval.terminal_score(pos, outcome, ply), None);
+    }
+    if depth <= 0 {
+        return (eval.evaluate(pos), None);
+    }
+    let mut moves: MoveList<OthelloMove> = MoveList::new();
+    pos.generate_moves(&mut moves);
+    let (mut best, mut best_move) = (Score::MIN, None);
+    for mv in moves {
+        let a = alpha.max(best);
+        let (s, _) = host_search(eval, &pos.play(mv), depth - 1, ply + 1, -beta, -a, nodes);
+        if -s > best {
+            (best, best_move) = (-s, Some(mv));
+            if best >= beta {
+                break;
+            }
+        }
+    }
+    (best, best_move)
+}
+
+impl<E: Evaluator<Othello> + 'static> Transport<Othello> for GpuTransport<E> {
+    fn slaves(&self) -> usize {
+        SLOTS
+    }
+
+    fn send_to_slave(&self, slave: usize, order: Order<Othello>) {
+        let mut state = self.state();
+        match order {
+            Order::Work(work) => state.pending.push((slave, work)),
+            Order::Bound { frame, alpha } => {
+                for (_, w) in state.pending.iter_mut().filter(|(_, w)| w.frame == frame) {
+                    w.alpha = w.alpha.max(alpha);
+                }
+            }
+            Order::Stop { frame } => {
+                let (dropped, kept) = std::mem::take(&mut state.pending)
+                    .into_iter()
+                    .partition(|(_, w)| w.frame == frame);
+                state.pending = kept;
+                for (slave, w) in dropped {
+                    state.ready.push_back(Report {
+                        slave,
+                        id: w.id,
+                        mv: w.mv,
+                        complete: false,
+                        score: 0,
+                        alpha: w.alpha,
+                        pv: Vec::new(),
+                    });
+                }
+            }
+            Order::Quit => {}
+        }
+    }
+
+    /// The device's results come back through [`Transport::recv_at_master`];
+    /// nothing else reports.
+    fn send_to_master(&self, report: Report<OthelloMove>) {
+        self.state().ready.push_back(report);
+    }
+
+    /// No slave thread runs: the device is the slaves.
+    fn recv_at_slave(&self, _: usize, _: Duration) -> Option<Order<Othello>> {
+        None
+    }
+
+    /// A report, launching the collected work first if none is ready (the
+    /// launch is synchronous, so nothing is ever worth waiting for).
+    fn recv_at_master(&self, _: Duration) -> Option<Report<OthelloMove>> {
+        let mut state = self.state();
+        if state.ready.is_empty() && !state.pending.is_empty() {
+            self.launch(&mut state);
+        }
+        state.ready.pop_front()
+    }
+
+    fn begin_search(&self, _exact: bool) {
+        let mut state = self.state();
+        state.offload = Offload::default();
+        state.pending.clear();
+        state.ready.clear();
+    }
+
+    /// The device's nodes, launches (as messages), bytes and times, added to
+    /// the search's statistics.
+    fn end_search(&self) -> Stats {
+        let o = self.offload();
+        Stats {
+            nodes: o.nodes,
+            messages: o.launches,
+            message_bytes: o.bytes,
+            transfer_micros: o.transfer.as_micros() as u64,
+            device_micros: o.kernel.as_micros() as u64,
+            ..Stats::default()
+        }
+    }
+}
