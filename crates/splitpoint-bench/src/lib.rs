@@ -52,6 +52,8 @@ pub struct BenchOptions {
     pub ranks: Vec<usize>,
     /// The processes `ranks` counts, when the bench runs on a cluster.
     pub cluster: Option<Cluster>,
+    /// The GPU algorithm once more, on this OpenCL device (a row `gpu`).
+    pub gpu: Option<GpuDevice>,
     /// Runs per configuration (the median is reported).
     pub runs: usize,
     /// Transposition table per engine, MiB.
@@ -83,6 +85,15 @@ impl std::fmt::Debug for Cluster {
 /// run's command line, version, time and hash size.
 pub const SCHEMA: u32 = 2;
 
+/// The OpenCL device a bench's `gpu` row searches on.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GpuDevice {
+    /// Its index (`--gpu-device`, `splitpoint gpu-info`).
+    pub index: usize,
+    /// Its platform and name.
+    pub name: String,
+}
+
 /// Everything a bench run produced; `results.json` is this, serialized.
 #[derive(Debug, serde::Serialize)]
 pub struct BenchReport {
@@ -106,6 +117,8 @@ pub struct BenchReport {
     pub hash_mib: usize,
     /// Runs per configuration.
     pub runs: usize,
+    /// The device the `gpu` row ran on, if there is one.
+    pub gpu: Option<GpuDevice>,
     /// The 1-minute load average above which a configuration is marked
     /// loaded (see [`report::load_limit`]).
     pub load_limit: f64,
@@ -166,7 +179,29 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
     }
     // And over the cluster's processes: the curve of real messages.
     configs.extend(options.ranks.iter().map(|&r| Config::over_ranks(r)));
+    configs.extend(options.gpu.as_ref().map(|g| Config::on_gpu(g.index)));
     configs
+}
+
+/// The configurations of the time-against-depth figure: one per algorithm
+/// run (latency and cluster variants aside), serial and `gpu` as they ran,
+/// every other at the most threads.
+fn sweep_configs(configs: &[Config]) -> Vec<Config> {
+    let most = configs.iter().map(|c| c.threads).max().unwrap_or(1);
+    let mut sweep: Vec<Config> = Vec::new();
+    for c in configs
+        .iter()
+        .filter(|c| c.latency.is_zero() && c.ranks == 0)
+    {
+        let config = match (c.algorithm, c.gpu) {
+            (_, Some(_)) | (Algorithm::Serial, _) => *c,
+            (algorithm, None) => Config::new(algorithm, most),
+        };
+        if !sweep.contains(&config) {
+            sweep.push(config);
+        }
+    }
+    sweep
 }
 
 /// Runs the bench.
@@ -180,18 +215,9 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let cores = machine::cores();
     let max_threads = configs.iter().map(|c| c.threads).max().unwrap_or(1);
     let sweep = depth_sweep(suite);
-    let sweep_algorithms: Vec<Algorithm> =
-        configs
-            .iter()
-            .map(|c| c.algorithm)
-            .fold(vec![], |mut v, a| {
-                if !v.contains(&a) {
-                    v.push(a);
-                }
-                v
-            });
-    let total = (configs.len() * options.runs + sweep.len() * sweep_algorithms.len())
-        * suite.positions.len();
+    let sweep_configs = sweep_configs(&configs);
+    let total =
+        (configs.len() * options.runs + sweep.len() * sweep_configs.len()) * suite.positions.len();
     let progress = progress_bar(total as u64, options.quiet);
     let job = Job {
         suite,
@@ -220,7 +246,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
             job: &job,
             exact,
             sweep: &sweep,
-            sweep_algorithms: &sweep_algorithms,
+            sweep_configs: &sweep_configs,
         })?,
     };
     progress.finish_and_clear();
@@ -251,6 +277,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         table: options.table.name(),
         hash_mib: options.hash_mib,
         runs: options.runs,
+        gpu: options.gpu.clone(),
         load_limit,
         loads,
         rows,
@@ -337,7 +364,7 @@ struct Measure<'a> {
     job: &'a Job<'a>,
     exact: bool,
     sweep: &'a [i32],
-    sweep_algorithms: &'a [Algorithm],
+    sweep_configs: &'a [Config],
 }
 
 impl GameCommand for Measure<'_> {
@@ -350,7 +377,7 @@ impl GameCommand for Measure<'_> {
             G::Eval::default(),
             move |_: &G, d| depth_limits(d, exact),
             self.sweep,
-            self.sweep_algorithms,
+            self.sweep_configs,
         )
     }
 }
@@ -361,26 +388,19 @@ fn measure<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     eval: E,
     limits: impl Fn(&G, Option<i32>) -> Limits + Copy,
     sweep: &[i32],
-    sweep_algorithms: &[Algorithm],
+    sweep_configs: &[Config],
 ) -> Result<Measured, String> {
     if let Some(channel) = job.cluster {
         greet::<G, E>(&**channel).map_err(|e| format!("the cluster: {e}"))?;
     }
     let (measurements, loads) = runner::run_suite(job, eval.clone(), limits)?;
-    let max_threads = job.configs.iter().map(|c| c.threads).max().unwrap_or(1);
     let mut series = Vec::new();
     if !sweep.is_empty() {
-        for &algorithm in sweep_algorithms {
-            let threads = if algorithm == Algorithm::Serial {
-                1
-            } else {
-                max_threads
-            };
-            let config = Config::new(algorithm, threads);
+        for &config in sweep_configs {
             let points = runner::time_by_depth(job, config, sweep, eval.clone(), limits)?;
             series.push(DepthSeries {
-                algorithm: algorithm.name().to_string(),
-                label: format!("{algorithm} × {threads}"),
+                algorithm: config.label(),
+                label: format!("{} × {}", config.label(), config.threads),
                 points,
             });
         }

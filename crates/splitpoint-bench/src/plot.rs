@@ -109,6 +109,14 @@ const SHAPES: [Shape; 5] = [
 ];
 
 fn algorithm_look(algorithm: &str) -> Look {
+    if algorithm == runner::GPU {
+        // A device, not a thread count: a colour and shape of its own.
+        return Look {
+            color: RGBColor(230, 85, 13),
+            shape: Shape::Diamond,
+            filled: true,
+        };
+    }
     let i = Algorithm::ALL
         .iter()
         .position(|a| a.name() == algorithm)

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use crate::BenchOptions;
 use crate::games::GameName;
-use crate::runner::{Config, LoadSample, Measurement};
+use crate::runner::{Config, GPU, LoadSample, Measurement};
 use crate::suite::SuiteKind;
 
 /// One line of a table: one configuration, aggregated over runs.
@@ -60,6 +60,14 @@ pub struct Row {
     pub messages: u64,
     /// Their bytes (median run).
     pub message_bytes: u64,
+    /// Subtrees handed out by pv-split's master (median run): for `gpu`,
+    /// the device's work-items.
+    pub subtrees: u64,
+    /// `gpu`: milliseconds moving work up and results down (median run).
+    pub transfer_ms: f64,
+    /// `gpu`: milliseconds the kernels ran, by the device's clock (median
+    /// run).
+    pub kernel_ms: f64,
     /// Nodes wasted under cut-off split points (median run).
     pub aborted_nodes: u64,
     /// Share of thread time spent idle, with no work (median run).
@@ -145,6 +153,9 @@ pub fn rows(
         bounds: u64,
         messages: u64,
         bytes: u64,
+        work: u64,
+        transfer_micros: u64,
+        device_micros: u64,
         found: usize,
     }
     let totals = |c: &Config| -> Vec<Totals> {
@@ -164,6 +175,9 @@ pub fn rows(
                         bounds: 0,
                         messages: 0,
                         bytes: 0,
+                        work: 0,
+                        transfer_micros: 0,
+                        device_micros: 0,
                         found: 0,
                     },
                     |mut t, m| {
@@ -177,6 +191,9 @@ pub fn rows(
                         t.bounds += m.bounds_sent;
                         t.messages += m.messages;
                         t.bytes += m.message_bytes;
+                        t.work += m.work_sent;
+                        t.transfer_micros += m.transfer_micros;
+                        t.device_micros += m.device_micros;
                         t
                     },
                 )
@@ -222,6 +239,9 @@ pub fn rows(
                 bounds_sent: mid.bounds,
                 messages: mid.messages,
                 message_bytes: mid.bytes,
+                subtrees: mid.work,
+                transfer_ms: mid.transfer_micros as f64 / 1e3,
+                kernel_ms: mid.device_micros as f64 / 1e3,
                 aborted_nodes: mid.aborted,
                 idle: mid.idle_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
                 wait: mid.wait_micros as f64 / 1e6 / (mid.seconds * c.threads as f64).max(1e-9),
@@ -370,6 +390,41 @@ fn messages_table(s: &mut String, rows: &[Row]) {
     }
 }
 
+/// The GPU's profile, where it ran (the seed's: transfers and kernels
+/// apart): per `gpu` row (median run), the subtrees it searched, the
+/// launches and the mean batch, subtrees per second of kernel time, and
+/// where the time went.
+fn gpu_table(s: &mut String, rows: &[Row], device: Option<&str>) {
+    let gpu: Vec<&Row> = rows.iter().filter(|r| r.algorithm == GPU).collect();
+    if gpu.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\n### GPU (median run)\n");
+    if let Some(device) = device {
+        let _ = writeln!(s, "Device: {device}.\n");
+    }
+    let _ = writeln!(
+        s,
+        "| Algorithm | Subtrees | Launches | Batch | Subtrees/s (kernel) | Transfer | Kernel | Wall |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    for r in gpu {
+        let batch = r.subtrees as f64 / r.messages.max(1) as f64;
+        let rate = r.subtrees as f64 / (r.kernel_ms / 1e3).max(1e-9);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {batch:.1} | {} | {:.1} ms | {:.1} ms | {:.1} ms |",
+            r.algorithm,
+            r.subtrees,
+            r.messages,
+            si(rate),
+            r.transfer_ms,
+            r.kernel_ms,
+            1e3 * r.seconds
+        );
+    }
+}
+
 /// The markdown report: a table per algorithm, a summary, and every wrong answer.
 pub fn markdown(
     options: &BenchOptions,
@@ -479,6 +534,7 @@ pub fn markdown(
         let _ = writeln!(s, "| {a} | {} |", cells.join(" | "));
     }
     messages_table(&mut s, rows);
+    gpu_table(&mut s, rows, options.gpu.as_ref().map(|g| g.name.as_str()));
     if threads.iter().any(|&t| t > cores) {
         let _ = writeln!(
             s,

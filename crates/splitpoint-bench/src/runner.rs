@@ -218,6 +218,13 @@ pub struct Measurement {
     pub messages: u64,
     /// Their bytes.
     pub message_bytes: u64,
+    /// Subtrees pv-split's master handed out (to the GPU: one work-item
+    /// each).
+    pub work_sent: u64,
+    /// A device's transport: microseconds moving work up and results down.
+    pub transfer_micros: u64,
+    /// A device's transport: microseconds its kernels ran.
+    pub device_micros: u64,
     /// Whether the move is one of the suite's best moves (`None` when the
     /// position gives none).
     pub found_best: Option<bool>,
@@ -396,6 +403,9 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
                     bounds_sent: r.stats.bounds_sent,
                     messages: r.stats.messages,
                     message_bytes: r.stats.message_bytes,
+                    work_sent: r.stats.work_sent,
+                    transfer_micros: r.stats.transfer_micros,
+                    device_micros: r.stats.device_micros,
                     found_best: None,
                     verdict: Verdict::Ok,
                 });

@@ -8,9 +8,9 @@ use clap::Args;
 use splitpoint::Algorithm;
 use splitpoint_bench::machine::cores;
 use splitpoint_bench::report::Row;
-use splitpoint_bench::runner::parse_latency;
+use splitpoint_bench::runner::{GPU, parse_latency};
 use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
-use splitpoint_bench::{BenchOptions, BenchReport, Cluster, run, signature};
+use splitpoint_bench::{BenchOptions, BenchReport, Cluster, GpuDevice, run, signature};
 
 use crate::error::{Error, Result};
 use crate::games::{GameName, parse_game};
@@ -65,6 +65,10 @@ pub struct BenchArgs {
         default_value = "all"
     )]
     pub algos: String,
+
+    /// The OpenCL device the `gpu` row searches on (see splitpoint gpu-info)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub gpu_device: usize,
 
     /// Thread counts, comma-separated, or 'max' (1 up to this machine's cores);
     /// 1 is always added
@@ -206,12 +210,13 @@ Examples:
   splitpoint bench --game synthetic --normal --out results/
   splitpoint bench --signature                      the build's node count, before and after";
 
-/// Parses `--algos`.
+/// Parses `--algos` (without `gpu`, which [`suite_options`] takes out).
 pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>> {
     if text == "all" {
         return Ok(Algorithm::ALL.to_vec());
     }
     text.split(',')
+        .filter(|a| a.trim() != GPU)
         .map(|a| {
             a.trim()
                 .parse()
@@ -338,6 +343,19 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
     }
     let mut options = common_options(args, suite)?;
     options.algorithms = parse_algorithms(&args.algos)?;
+    if args.algos.split(',').any(|a| a.trim() == GPU) {
+        if options.suite.game != GameName::Othello {
+            return Err(Error::input(format!(
+                "--algos gpu: only othello has a GPU search, not {}",
+                options.suite.game
+            )));
+        }
+        let name = crate::gpu_info::device_name(args.gpu_device)?;
+        options.gpu = Some(GpuDevice {
+            index: args.gpu_device,
+            name,
+        });
+    }
     options.threads = parse_threads(&args.threads)?;
     options.runs = args.runs;
     if let Some(list) = &args.latency {
@@ -433,6 +451,7 @@ fn common_options(args: &BenchArgs, suite: Suite) -> Result<BenchOptions> {
         latencies: Vec::new(),
         ranks: Vec::new(),
         cluster: None,
+        gpu: None,
         runs: 1,
         hash_mib: check_hash(args.hash)?,
         table: args

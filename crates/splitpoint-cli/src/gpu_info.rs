@@ -11,18 +11,23 @@ use crate::error::{Error, Result};
 /// --features gpu)
 ///
 /// One line per device: its index (what --gpu-device takes), platform, name
-/// and compute units; the one used by default is marked. With no OpenCL
+/// and compute units; the one used (--gpu-device, else the first) is marked. With no OpenCL
 /// platform installed, a one-line error naming what to install, status 2.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   cargo build --release --features gpu -p splitpoint-cli
   splitpoint gpu-info                    with PoCL: one device, the CPU
-  splitpoint gpu-info --check            also builds the kernels and checks a perft")]
+  splitpoint gpu-info --check            also builds the kernels and checks a perft
+  splitpoint gpu-info --gpu-device 1     the second device: marked, and checked with --check")]
 pub struct GpuInfoArgs {
-    /// Also build the kernels on the default device and check a perft
-    /// against the CPU's
+    /// Also build the kernels on the device used and check a perft against
+    /// the CPU's
     #[arg(long)]
     pub check: bool,
+
+    /// The device --algorithm gpu would use (its index in the list)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub gpu_device: usize,
 }
 
 /// Runs `splitpoint gpu-info`.
@@ -37,9 +42,16 @@ pub fn run(args: &GpuInfoArgs) -> Result<ExitCode> {
 
     let list = devices().map_err(|e| Error::input(format!("gpu-info: {e}")))?;
     let mut out = stdout();
+    if args.gpu_device >= list.len() {
+        return Err(Error::input(format!(
+            "--gpu-device: no OpenCL device {} (there are {})",
+            args.gpu_device,
+            list.len()
+        )));
+    }
     for d in &list {
-        let used = if d.index == 0 {
-            "  (used by default)"
+        let used = if d.index == args.gpu_device {
+            "  (used)"
         } else {
             ""
         };
@@ -50,7 +62,8 @@ pub fn run(args: &GpuInfoArgs) -> Result<ExitCode> {
         )?;
     }
     if args.check {
-        let mut gpu = Gpu::open(None).map_err(|e| Error::input(format!("gpu-info: {e}")))?;
+        let mut gpu =
+            Gpu::open(Some(args.gpu_device)).map_err(|e| Error::input(format!("gpu-info: {e}")))?;
         let on_device = gpu
             .perft(&[Othello::start()], 6)
             .map_err(|e| Error::input(format!("gpu-info: {e}")))?;
@@ -72,12 +85,35 @@ pub fn run(args: &GpuInfoArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The platform and name of OpenCL device `index`, for reports.
+#[cfg(feature = "gpu")]
+pub fn device_name(index: usize) -> Result<String> {
+    let list = splitpoint_games::othello::gpu::devices()
+        .map_err(|e| Error::input(format!("the gpu algorithm: {e}")))?;
+    list.get(index)
+        .map(|d| format!("{} / {}", d.platform, d.name))
+        .ok_or_else(|| {
+            Error::input(format!(
+                "--gpu-device: no OpenCL device {index} (there are {}; see splitpoint gpu-info)",
+                list.len()
+            ))
+        })
+}
+
+/// Without the `gpu` feature there is no device.
+#[cfg(not(feature = "gpu"))]
+pub fn device_name(_: usize) -> Result<String> {
+    Err(Error::input(NO_OPENCL))
+}
+
+/// What a build without the `gpu` feature says.
+#[cfg(not(feature = "gpu"))]
+const NO_OPENCL: &str = "this splitpoint was built without OpenCL; build it with \
+     `cargo build --release --features gpu -p splitpoint-cli` (needs an OpenCL platform: a \
+     GPU's driver, or PoCL: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)";
+
 /// Without the `gpu` feature there is no device to list.
 #[cfg(not(feature = "gpu"))]
 pub fn run(_: &GpuInfoArgs) -> Result<ExitCode> {
-    Err(Error::input(
-        "gpu-info: this splitpoint was built without OpenCL; build it with \
-         `cargo build --release --features gpu -p splitpoint-cli` (needs an OpenCL \
-         platform: a GPU's driver, or PoCL: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)",
-    ))
+    Err(Error::input(format!("gpu-info: {NO_OPENCL}")))
 }

@@ -405,6 +405,24 @@ fn mpi_needs_the_mpi_build() {
 
 #[cfg(not(feature = "gpu"))]
 #[test]
+fn the_gpu_algorithm_needs_the_gpu_build_and_othello() {
+    for args in [
+        &["search", "othello", "--algorithm", "gpu"][..],
+        &["selfplay", "--b", "gpu:1"],
+        &["bench", "--algos", "serial,gpu", "--threads", "1"],
+    ] {
+        let stderr = rejected(args);
+        assert!(
+            stderr.contains("built without OpenCL"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let stderr = rejected(&["search", "chess", "--algorithm", "gpu"]);
+    assert!(stderr.contains("chess has no GPU search"), "{stderr}");
+}
+
+#[cfg(not(feature = "gpu"))]
+#[test]
 fn gpu_info_needs_the_gpu_build() {
     let stderr = rejected(&["gpu-info"]);
     assert!(

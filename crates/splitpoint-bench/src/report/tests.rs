@@ -1,5 +1,5 @@
 //! The tables' rules: speedups over serial, faults, load marks, intervals,
-//! messages.
+//! messages, the GPU.
 
 use splitpoint::Algorithm;
 
@@ -26,6 +26,9 @@ fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Mea
         bounds_sent: 0,
         messages: 0,
         message_bytes: 0,
+        work_sent: 0,
+        transfer_micros: 0,
+        device_micros: 0,
         found_best: None,
         verdict: Verdict::Ok,
     }
@@ -39,6 +42,7 @@ fn options() -> BenchOptions {
         latencies: Vec::new(),
         ranks: Vec::new(),
         cluster: None,
+        gpu: None,
         runs: 1,
         hash_mib: 1,
         table: splitpoint::TableKind::Lockless,
@@ -95,6 +99,9 @@ fn messages_are_tabled_per_configuration_over_ranks() {
         bounds_sent: messages / 10,
         messages,
         message_bytes: 90 * messages,
+        work_sent: 0,
+        transfer_micros: 0,
+        device_micros: 0,
         ..search(Algorithm::PvSplit, ranks, seconds, 1000)
     };
     let mut measurements = vec![
@@ -193,4 +200,36 @@ fn the_default_rows_are_marked() {
     mark_defaults(&mut rows, GameName::Draughts);
     let marked: Vec<bool> = rows.iter().map(|r| r.default).collect();
     assert_eq!(marked, [false, true, false, false]);
+}
+
+/// The GPU's profile: its subtrees, launches, mean batch, kernel
+/// throughput and the time split, with the device named.
+#[test]
+fn the_gpu_row_gets_its_profile() {
+    let configs = [Config::new(Algorithm::Serial, 1), Config::on_gpu(0)];
+    let gpu = Measurement {
+        algorithm: GPU.to_string(),
+        messages: 40,
+        work_sent: 300,
+        transfer_micros: 5_000,
+        device_micros: 150_000,
+        ..search(Algorithm::PvSplit, 1, 0.2, 5000)
+    };
+    let measurements = vec![search(Algorithm::Serial, 1, 0.4, 1000), gpu];
+    let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 1));
+    assert_eq!((rows[1].algorithm.as_str(), rows[1].subtrees), (GPU, 300));
+    let mut options = options();
+    options.gpu = Some(crate::GpuDevice {
+        index: 0,
+        name: "PoCL / test device".to_string(),
+    });
+    let table = markdown(&options, 2, &rows, &measurements);
+    assert!(table.contains("Device: PoCL / test device."), "{table}");
+    // 300 subtrees in 40 launches; 300 in 0.15 s of kernel time.
+    assert!(
+        table.contains("| gpu | 300 | 40 | 7.5 | 2.0k | 5.0 ms | 150.0 ms | 200.0 ms |"),
+        "{table}"
+    );
+    let cpu_only = markdown(&options, 2, &rows[..1], &measurements[..1]);
+    assert!(!cpu_only.contains("### GPU"), "{cpu_only}");
 }

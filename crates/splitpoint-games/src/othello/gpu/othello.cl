@@ -202,6 +202,30 @@ int evaluate(ulong p, ulong o, int eval) {
     return eval == EVAL_EXACT ? (int)popcount(p) - (int)popcount(o) : midgame(p, o);
 }
 
+// Nodes with at least this many plies and more than this many empty squares
+// left order their moves by key (in an endgame the depth is the game's end:
+// only the empties say how near the leaves a node is).
+#define ORDER_DEPTH 4
+#define ORDER_EMPTIES 6
+#define X_SQUARES 0x0042000000004200UL
+
+// OthelloEval::move_key: corners first, X-squares next to an empty corner
+// last, otherwise the move leaving the opponent fewest replies first.
+int move_key(ulong p, ulong o, int sq) {
+    ulong bit = 1UL << sq;
+    ulong fl = flips(sq, p, o);
+    int key = -16 * (int)popcount(mobility(o ^ fl, p | fl | bit));
+    if (bit & CORNERS) {
+        key += 1000;
+    } else if (bit & X_SQUARES) {
+        int corner = sq == 9 ? 0 : (sq == 14 ? 7 : (sq == 49 ? 56 : 63));
+        if (((p | o) & (1UL << corner)) == 0) {
+            key -= 1000;
+        }
+    }
+    return key;
+}
+
 typedef struct {
     ulong p, o, moves;
     int alpha, beta, best, best_move, current, pass;
@@ -238,8 +262,8 @@ typedef struct {
 // the value: `depth` plies (a pass is one), a finished game scored at once,
 // the evaluator at the horizon. One subtree per work-item, each with its
 // own depth, ply (for wins by distance) and window: `params` holds four ints
-// per position (depth, ply, alpha, beta). Corners are tried first, then
-// squares in order. Writes each subtree's score, the move that gave it
+// per position (depth, ply, alpha, beta). Moves are ordered by key far from
+// the leaves (ORDER_DEPTH, ORDER_EMPTIES), corners first near them. Writes each subtree's score, the move that gave it
 // (a square, 64 for a pass, -1 when the root is a leaf) and the nodes
 // visited. The host keeps depth within MAX_FRAMES.
 kernel void search(global const ulong* positions, global const int* params, int eval,
@@ -283,11 +307,29 @@ kernel void search(global const ulong* positions, global const int* params, int 
             ENTER(f->o, f->p, -f->beta, -f->alpha);
             continue;
         }
-        ulong pick = f->moves & CORNERS;
-        if (pick == 0) {
-            pick = f->moves;
+        int sq;
+        if (depth - top + 1 >= ORDER_DEPTH && popcount(~(f->p | f->o)) > ORDER_EMPTIES
+            && (f->moves & (f->moves - 1))) {
+            // Far from the leaves: the best-keyed move first, as the CPU
+            // orders them (the cost is small beside the subtree's).
+            int best_key = -100000;
+            sq = 0;
+            for (ulong m = f->moves; m; m &= m - 1) {
+                int s = (int)(63 - clz(m & -m));
+                int k = move_key(f->p, f->o, s);
+                if (k > best_key) {
+                    best_key = k;
+                    sq = s;
+                }
+            }
+        } else {
+            // Near the leaves: corners first, then squares in order.
+            ulong pick = f->moves & CORNERS;
+            if (pick == 0) {
+                pick = f->moves;
+            }
+            sq = (int)(63 - clz(pick & -pick));
         }
-        int sq = (int)(63 - clz(pick & -pick));
         f->moves &= ~(1UL << sq);
         f->current = sq;
         ulong fl = flips(sq, f->p, f->o);
