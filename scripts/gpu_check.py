@@ -160,6 +160,7 @@ def check_refusals(bin_):
         (["search", "chess", "--algorithm", "gpu"], "chess has no GPU search"),
         (["search", "othello", "--algorithm", "gpu", "--threads", "2"], "one thread"),
         (["search", "othello", "--algorithm", "gpu", "--gpu-device", "99"], "no OpenCL device 99"),
+        (["search", "othello", "--algorithm", "gpu", "--transport", "mpi"], "--transport is for pv-split"),
     ):
         r = run([bin_, *cmd], expect=2)
         if says not in r.stderr:

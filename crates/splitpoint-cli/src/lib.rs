@@ -146,6 +146,11 @@ impl EngineArgs {
         &self,
         eval: E,
     ) -> Result<Engine<G, E>> {
+        if self.parallel.algorithm.as_deref() == Some(GPU) && self.cluster.transport != "threads" {
+            return Err(Error::input(
+                "--algorithm gpu: the device is the slaves; --transport is for pv-split",
+            ));
+        }
         let mut engine = new_engine(eval, self.hash)?;
         self.parallel.apply(&mut engine)?;
         self.cluster.connect(&mut engine)?;
