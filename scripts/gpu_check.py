@@ -27,58 +27,18 @@ import subprocess
 import sys
 import tempfile
 
+# Random games by the rules, the same as the MPI check's held-out endgames.
+from mpi_check import random_endgame
+
 TIMEOUT = 600
-
-DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-
-
-def flips(board, sq, me):
-    r, c = divmod(sq, 8)
-    out = []
-    for dr, dc in DIRS:
-        run, rr, cc = [], r + dr, c + dc
-        while 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == -me:
-            run.append(rr * 8 + cc)
-            rr, cc = rr + dr, cc + dc
-        if run and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == me:
-            out += run
-    return out
-
-
-def legal(board, me):
-    return [s for s in range(64) if board[s] == 0 and flips(board, s, me)]
-
-
-def random_position(rng, empties):
-    """A random game played until `empties` squares are left, or None if it
-    ended first. The board text is the project's: a1..h8, X to move first."""
-    board = [0] * 64
-    board[27] = board[36] = -1
-    board[28] = board[35] = 1
-    me = 1
-    while board.count(0) > empties:
-        moves = legal(board, me)
-        if not moves:
-            if not legal(board, -me):
-                return None
-            me = -me
-            continue
-        sq = rng.choice(moves)
-        for f in flips(board, sq, me):
-            board[f] = me
-        board[sq] = me
-        me = -me
-    if not legal(board, me) and not legal(board, -me):
-        return None
-    text = "".join("X" if x == 1 else "O" if x == -1 else "-" for x in board)
-    return text + (" X" if me == 1 else " O")
 
 
 def positions(seed, count, low, high):
+    """`count` positions of random games with `low` to `high` empties."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        pos = random_position(rng, rng.randint(low, high))
+        pos = random_endgame(rng, rng.randint(low, high))
         if pos:
             out.append(pos)
     return out

@@ -146,8 +146,8 @@ pub trait NamedGame: Game {
     }
 
     /// PV splitting's slaves on OpenCL device `device` for searches scored
-    /// by `eval` (`--algorithm gpu`), and the device's name. Only Othello
-    /// has a kernel, in a build with the `gpu` feature.
+    /// by `eval` (`--algorithm gpu`). Only Othello has a kernel, in a build
+    /// with the `gpu` feature.
     ///
     /// # Errors
     /// A message saying why not: another game, a build without the
@@ -161,8 +161,13 @@ pub trait NamedGame: Game {
     }
 }
 
-/// What [`NamedGame::gpu_transport`] gives: the device's transport and name.
-pub type GpuSlaves<G> = Result<(Arc<dyn Transport<G>>, String), String>;
+/// What [`NamedGame::gpu_transport`] gives: the device's transport.
+pub type GpuSlaves<G> = Result<Arc<dyn Transport<G>>, String>;
+
+/// What a build without the `gpu` feature says when asked for a device.
+pub const NO_OPENCL: &str = "this splitpoint was built without OpenCL; build it with \
+     `cargo build --release --features gpu -p splitpoint-cli` (needs an OpenCL platform: a \
+     GPU's driver, or PoCL: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)";
 
 impl NamedGame for Othello {
     type Eval = OthelloEval;
@@ -186,18 +191,12 @@ impl NamedGame for Othello {
         let gpu = Gpu::open(Some(device)).map_err(|e| format!("the gpu algorithm: {e}"))?;
         let transport =
             GpuTransport::new(gpu, eval).map_err(|e| format!("the gpu algorithm: {e}"))?;
-        let name = transport.device();
-        Ok((Arc::new(transport), name))
+        Ok(Arc::new(transport))
     }
 
     #[cfg(not(feature = "gpu"))]
     fn gpu_transport<E: Evaluator<Self> + 'static>(_: E, _: usize) -> GpuSlaves<Self> {
-        Err(
-            "the gpu algorithm: this splitpoint was built without OpenCL; build it with \
-             `cargo build --release --features gpu -p splitpoint-cli` (needs an OpenCL \
-             platform: a GPU's driver, or PoCL: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)"
-                .to_string(),
-        )
+        Err(format!("the gpu algorithm: {NO_OPENCL}"))
     }
 }
 

@@ -75,8 +75,7 @@ impl Config {
         engine.set_message_latency(self.latency);
         engine.set_parallelism(self.algorithm, self.threads);
         if let Some(device) = self.gpu {
-            let (transport, _) = G::gpu_transport(engine.evaluator().clone(), device)?;
-            engine.set_transport(Some(transport));
+            on_gpu(&mut engine, device)?;
         }
         Ok(engine)
     }
@@ -103,6 +102,20 @@ impl Config {
             format!("{}+{}", self.algorithm, latency_text(self.latency))
         }
     }
+}
+
+/// Makes `engine` the GPU algorithm: pv-split on one thread, its slaves
+/// OpenCL device `device` ([`NamedGame::gpu_transport`]).
+///
+/// # Errors
+/// A message saying why the device cannot be used.
+pub fn on_gpu<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
+    engine: &mut Engine<G, E>,
+    device: usize,
+) -> Result<(), String> {
+    engine.set_transport(Some(G::gpu_transport(engine.evaluator().clone(), device)?));
+    engine.set_parallelism(Algorithm::PvSplit, 1);
+    Ok(())
 }
 
 /// A latency as `50us`, `1ms` or `2s`: the coarsest unit it fits whole.

@@ -5,6 +5,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+#[cfg(not(feature = "gpu"))]
+use splitpoint_bench::games::NO_OPENCL;
+
 use crate::error::{Error, Result};
 
 /// List the OpenCL devices Othello's kernels can run on (needs a build with
@@ -105,12 +108,6 @@ pub fn device_name(index: usize) -> Result<String> {
 pub fn device_name(_: usize) -> Result<String> {
     Err(Error::input(NO_OPENCL))
 }
-
-/// What a build without the `gpu` feature says.
-#[cfg(not(feature = "gpu"))]
-const NO_OPENCL: &str = "this splitpoint was built without OpenCL; build it with \
-     `cargo build --release --features gpu -p splitpoint-cli` (needs an OpenCL platform: a \
-     GPU's driver, or PoCL: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)";
 
 /// Without the `gpu` feature there is no device to list.
 #[cfg(not(feature = "gpu"))]

@@ -34,7 +34,7 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Trace};
 
-use splitpoint_bench::runner::GPU;
+use splitpoint_bench::runner::{GPU, on_gpu};
 
 use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
@@ -212,9 +212,7 @@ impl ParallelArgs {
                     "--algorithm gpu: the CPU side is one thread (the master); leave out --threads",
                 ));
             }
-            let (transport, _) = G::gpu_transport(engine.evaluator().clone(), self.gpu_device)
-                .map_err(Error::input)?;
-            engine.set_transport(Some(transport));
+            on_gpu(engine, self.gpu_device).map_err(Error::input)?;
         }
         let algorithm = match &self.algorithm {
             Some(name) if name == GPU => Algorithm::PvSplit,

@@ -113,13 +113,6 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The device's name and platform.
-    pub fn device(&self) -> String {
-        let state = self.state();
-        let info = state.gpu.info();
-        format!("{} / {}", info.platform, info.name)
-    }
-
     /// The first device failure since the transport was made, if any (those
     /// batches were searched on the host; the results stayed exact).
     pub fn error(&self) -> Option<GpuError> {
