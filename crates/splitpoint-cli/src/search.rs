@@ -134,6 +134,7 @@ impl SearchArgs {
             nodes: self.nodes,
             exact: self.exact,
             single_iteration: false,
+            mtdf: false,
         })
     }
 }

@@ -1,7 +1,8 @@
 //! The Othello solver against its oracle: `solve_limits` lets the table's
-//! bounds end nodes and the root start in an aspiration window, which must
-//! not change a single score. The oracle is the same search in exact mode
-//! (`oracle_limits`: the table orders moves only), run serially.
+//! bounds end nodes and the root find its score by null-window probes
+//! (MTD(f)), which must not change a single score or choose a worse move.
+//! The oracle is the same search in exact mode (`oracle_limits`: the table
+//! orders moves only), run serially.
 
 use splitpoint::{Algorithm, Engine, Game};
 use splitpoint_games::othello::{Othello, OthelloExact, oracle_limits, solve_limits};

@@ -58,6 +58,14 @@ pub struct Limits {
     /// Search only the deepest iteration instead of deepening from 1 (for
     /// exact solves, where shallow iterations teach nothing).
     pub single_iteration: bool,
+    /// Find each iteration's score by null-window probes (MTD(f)) from the
+    /// last score instead of an aspiration window: every node a null-window
+    /// node, each probe reusing the table's bounds from the ones before. Pays
+    /// where the table keeps bounds from search to search (the Othello
+    /// solver: half the nodes of an aspiration window on FFO #40-#44, and no
+    /// PV node whose alpha rises while helpers search its brothers). Ignored
+    /// in exact mode.
+    pub mtdf: bool,
 }
 
 impl Limits {
@@ -262,6 +270,8 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
                 depth,
             };
             search.search_root(job.root, &mut root_moves, w)
+        } else if limits.mtdf {
+            mtdf(search, job.root, &mut root_moves, result.score, depth)
         } else {
             aspiration(search, job.root, &mut root_moves, result.score, depth)
         };
@@ -320,6 +330,58 @@ fn aspiration<G: Game>(
             beta = INFINITY;
         }
     }
+}
+
+/// MTD(f) (Plaat et al.): null-window root searches from `guess`, each
+/// moving a bound to the fail-soft score it returns, until the bounds meet;
+/// `None` if stopped.
+///
+/// The root's best move and PV are the last probe's that failed high (it
+/// proved a move at least as good as the final lower bound, which is the
+/// score); a later probe that failed low leaves its own order and line, so
+/// they are put back. A stopped search thereby keeps, in front, a move
+/// proven at least as good as the bound found so far.
+fn mtdf<G: Game>(
+    search: &mut impl RootSearch<G>,
+    root: &G,
+    root_moves: &mut RootMoves<G>,
+    guess: Score,
+    depth: i32,
+) -> Option<Score> {
+    let (mut lower, mut upper, mut score) = (-INFINITY, INFINITY, guess);
+    let mut proven: Option<(G::Move, Vec<G::Move>)> = None;
+    while lower < upper {
+        let beta = if score <= lower {
+            lower + 1
+        } else {
+            score.min(upper)
+        };
+        let w = RootWindow {
+            alpha: beta - 1,
+            beta,
+            depth,
+        };
+        let probe = search.search_root(root, root_moves, w);
+        if let Some(s) = probe {
+            score = s;
+            if s >= beta {
+                lower = s;
+                proven = Some((root_moves[0].mv, search.worker().pv().to_vec()));
+                continue;
+            }
+            upper = s;
+        }
+        let front = proven
+            .as_ref()
+            .and_then(|(mv, pv)| Some((root_moves.iter().position(|r| r.mv == *mv)?, pv)));
+        if let Some((i, pv)) = front {
+            root_moves[..=i].rotate_right(1);
+            root_moves[0].score = lower;
+            search.worker().set_pv_line(0, pv);
+        }
+        probe?;
+    }
+    Some(score)
 }
 
 /// Runs `work(thread)` on every thread of the job's pool. If one thread's
