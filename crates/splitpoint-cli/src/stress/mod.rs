@@ -37,14 +37,15 @@ use watchdog::Watchdog;
 ///
 /// Loops until the time budget is spent: in random order over every game ×
 /// algorithm × thread count, it runs searches stopped after a random delay,
-/// searches with a random move time, and exact-mode searches to a small depth
-/// whose scores must equal the serial search's; then the same through each
-/// engine protocol (UCI for chess and xiangqi, UCCI, Hub), in long-lived
-/// engine processes. A search still running one grace period past its limit
-/// is a hang: the case, the seed and every thread's stack are printed and
-/// the run exits with status 3. A wrong score or a broken session exits with
-/// status 1. At the end: stop latencies (median and maximum) per algorithm
-/// and thread count.
+/// searches with a random move time (outside exact mode half of them find
+/// each iteration's score by MTD(f) probes), and exact-mode searches to a
+/// small depth whose scores must equal the serial search's; then the same
+/// through each engine protocol (UCI for chess and xiangqi, UCCI, Hub), in
+/// long-lived engine processes. A search still running one grace period past
+/// its limit is a hang: the case, the seed and every thread's stack are
+/// printed and the run exits with status 3. A wrong score or a broken session
+/// exits with status 1. At the end: stop latencies (median and maximum) per
+/// algorithm and thread count.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint stress --seconds 120                       what CI runs
@@ -318,11 +319,20 @@ impl GameCommand for GameCases<'_> {
             let exact_depth = (pos.default_depth() / 2).clamp(2, 6);
             let ending = Ending::random(rng, exact_depth);
             let exact = matches!(ending, Ending::ExactDepth(_)) || rng.below(2) == 0;
+            // Outside exact mode, half the searches find each iteration's
+            // score by MTD(f)'s probes: many root searches per iteration.
+            let mtdf = !exact && rng.below(2) == 0;
             engine.set_parallelism(algorithm, threads);
             let case = format!(
                 "{} {algorithm} ×{threads}, {ending:?}{}, position {}",
                 game.name(),
-                if exact { ", exact" } else { "" },
+                if exact {
+                    ", exact"
+                } else if mtdf {
+                    ", mtdf"
+                } else {
+                    ""
+                },
                 pos.position_text()
             );
             let limits = match ending {
@@ -334,7 +344,11 @@ impl GameCommand for GameCases<'_> {
                     ..Limits::default()
                 },
             };
-            let limits = Limits { exact, ..limits };
+            let limits = Limits {
+                exact,
+                mtdf,
+                ..limits
+            };
             let (score, depth, stop_latency, elapsed) =
                 timed_search(&mut engine, pos, &limits, ending, watchdog, &case);
             tally.searches += 1;
