@@ -18,7 +18,7 @@ use crate::game::{Evaluator, Game, MAX_PLY};
 use crate::pool::WorkerPool;
 use crate::score::{INFINITY, Score, WIN, is_decisive};
 use crate::search::hook::NodeHook;
-use crate::search::{RootMove, SearchContext, Worker};
+use crate::search::{RootMove, SearchContext, Worker, move_to_front};
 use crate::stats::Stats;
 use crate::trace::EventKind;
 use crate::tt::TranspositionTable;
@@ -371,12 +371,9 @@ fn mtdf<G: Game>(
             }
             upper = s;
         }
-        let front = proven
-            .as_ref()
-            .and_then(|(mv, pv)| Some((root_moves.iter().position(|r| r.mv == *mv)?, pv)));
-        if let Some((i, pv)) = front {
-            root_moves[..=i].rotate_right(1);
-            root_moves[0].score = lower;
+        if let Some((mv, pv)) = &proven
+            && move_to_front(root_moves, *mv, lower)
+        {
             search.worker().set_pv_line(0, pv);
         }
         probe?;

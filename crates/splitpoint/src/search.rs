@@ -90,6 +90,21 @@ pub struct RootMove<M> {
     pub score: Score,
 }
 
+/// Moves `mv` to the front of `root_moves` (the others keep their order) with
+/// `score`; false if it is not among them.
+pub(crate) fn move_to_front<M: PartialEq>(
+    root_moves: &mut [RootMove<M>],
+    mv: M,
+    score: Score,
+) -> bool {
+    let Some(i) = root_moves.iter().position(|r| r.mv == mv) else {
+        return false;
+    };
+    root_moves[..=i].rotate_right(1);
+    root_moves[0].score = score;
+    true
+}
+
 /// The window and place of a node whose moves are being searched.
 #[derive(Clone, Copy, Debug)]
 struct NodeSearch {
@@ -279,10 +294,8 @@ impl<G: Game> Worker<G> {
             entry_type: NodeType::Pv,
         };
         let (best, best_move) = self.search_moves(ctx, root, &mut moves, &mut keys, node);
-        if let Some(i) = best_move.and_then(|mv| root_moves.iter().position(|r| r.mv == mv)) {
-            root_moves[..=i].rotate_right(1);
-            root_moves[0].score = best;
-        } else if !self.stopped {
+        let moved = best_move.is_some_and(|mv| move_to_front(root_moves, mv, best));
+        if !moved && !self.stopped {
             root_moves[0].score = best;
         }
         best

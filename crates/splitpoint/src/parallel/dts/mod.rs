@@ -140,7 +140,7 @@ use crate::search::rules::{
     ChildWindow, MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position,
     pick_best,
 };
-use crate::search::{RootMove, SearchContext, Worker};
+use crate::search::{RootMove, SearchContext, Worker, move_to_front};
 use crate::tt::NO_MOVE;
 
 mod node;

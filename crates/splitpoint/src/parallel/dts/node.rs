@@ -341,10 +341,8 @@ impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
                 }
             }
         };
-        if let Some(i) = best_move.and_then(|mv| root_moves.iter().position(|r| r.mv == mv)) {
-            root_moves[..=i].rotate_right(1);
-            root_moves[0].score = best;
-        } else if !stopped {
+        let moved = best_move.is_some_and(|mv| move_to_front(root_moves, mv, best));
+        if !moved && !stopped {
             root_moves[0].score = best;
         }
         (!stopped).then_some(best)
