@@ -4,8 +4,8 @@
 //! The oracle is the same search in exact mode (`oracle_limits`: the table
 //! orders moves only), run serially.
 
-use splitpoint::{Algorithm, Engine, Game};
-use splitpoint_games::othello::{Othello, OthelloExact, oracle_limits, solve_limits};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Outcome, Score};
+use splitpoint_games::othello::{Othello, OthelloExact, OthelloMove, oracle_limits, solve_limits};
 
 mod common;
 use common::random_othello;
@@ -77,5 +77,49 @@ fn the_solver_searches_fewer_nodes_than_the_oracle() {
     assert!(
         solver_nodes < oracle_nodes,
         "solver {solver_nodes} nodes, oracle {oracle_nodes}"
+    );
+}
+
+/// `OthelloExact` without enhanced transposition cut-offs (the hook's default).
+struct WithoutChildProbes;
+
+impl Evaluator<Othello> for WithoutChildProbes {
+    fn evaluate(&self, pos: &Othello) -> Score {
+        OthelloExact.evaluate(pos)
+    }
+    fn terminal_score(&self, pos: &Othello, outcome: Outcome, ply: usize) -> Score {
+        OthelloExact.terminal_score(pos, outcome, ply)
+    }
+    fn order_moves(&self, pos: &Othello, moves: &[OthelloMove], keys: &mut [i32]) {
+        OthelloExact.order_moves(pos, moves, keys)
+    }
+    fn solve_leaf(
+        &self,
+        pos: &Othello,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        nodes: &mut u64,
+    ) -> Option<Score> {
+        OthelloExact.solve_leaf(pos, alpha, beta, depth, ply, nodes)
+    }
+}
+
+#[test]
+fn enhanced_transposition_cutoffs_keep_every_score_and_save_nodes() {
+    let (mut with, mut without) = (0, 0);
+    for pos in endgames().iter().filter(|p| p.empty_count() >= 16).take(8) {
+        let mut engine = Engine::new(OthelloExact, 8);
+        let r = engine.search(pos, &solve_limits(pos));
+        let mut plain = Engine::new(WithoutChildProbes, 8);
+        let p = plain.search(pos, &solve_limits(pos));
+        assert_eq!(r.score, p.score, "{}", pos.position_text());
+        with += r.stats.nodes;
+        without += p.stats.nodes;
+    }
+    assert!(
+        with < without,
+        "with the probes {with} nodes, without {without}"
     );
 }

@@ -383,6 +383,19 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// Whether enhanced transposition cut-offs pay at this node (`depth`
+    /// plies left), outside exact mode: before a null-window node searches
+    /// its moves, the table is probed for every child, and a child whose
+    /// stored upper bound already refutes it ends the node. It costs a move
+    /// generation and a probe per move, so it pays only far from the leaves
+    /// of trees rich in transpositions (Othello's endgames). The default,
+    /// never, turns it off.
+    #[inline]
+    fn transposition_cutoffs_pay(&self, pos: &G, depth: i32) -> bool {
+        let _ = (pos, depth);
+        false
+    }
+
     /// An exact solver for small subtrees (the last empties of an Othello
     /// endgame). Called at every interior node with `depth` plies left; return
     /// `Some(score)` to stand for the whole subtree, `None` to search it normally.

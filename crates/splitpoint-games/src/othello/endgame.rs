@@ -26,6 +26,12 @@ pub const SOLVE_EMPTIES: u32 = 8;
 /// above it, fastest-first (fewest replies first).
 const FASTEST_FIRST_EMPTIES: u32 = 7;
 
+/// From this many empties up, nodes look for enhanced transposition
+/// cut-offs ([`Evaluator::transposition_cutoffs_pay`]); below it their
+/// children are left to the solver, which stores nothing in the table.
+/// 10 and 12 cost the same on FFO #48; 10 was 5% faster on #41, #43, #44.
+const ETC_EMPTIES: u32 = SOLVE_EMPTIES + 2;
+
 /// No score is below this (every final score lies in -64..=64).
 const NO_SCORE: i32 = -100;
 
@@ -231,6 +237,13 @@ impl Evaluator<Othello> for OthelloExact {
         for (key, &mv) in keys.iter_mut().zip(moves) {
             *key = OthelloExact::move_key(pos, mv, parity);
         }
+    }
+
+    /// Far from the end a child's table bound often refutes it already, and
+    /// the probes cost little beside the subtree they may save.
+    #[inline]
+    fn transposition_cutoffs_pay(&self, pos: &Othello, _depth: i32) -> bool {
+        pos.empty_count() >= ETC_EMPTIES
     }
 
     /// Solves positions with at most [`SOLVE_EMPTIES`] empties when `depth` is

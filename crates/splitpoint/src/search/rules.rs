@@ -9,7 +9,7 @@
 //! re-searches), folding a move's score into the node's result, and storing
 //! that result.
 
-use crate::game::{Evaluator, Game, MAX_PLY};
+use crate::game::{Evaluator, Game, MAX_PLY, PerMove};
 use crate::node::NodeType;
 use crate::score::{Score, WIN_BOUND, from_table, to_table};
 use crate::tt::{Bound, NO_MOVE, TtEntry};
@@ -48,7 +48,8 @@ impl<G: Game> Worker<G> {
     /// Steps 2 and 3 of a node: counts it, then `Err(score)` if the node is
     /// settled at once — a finished game, the evaluator's exact leaf solver,
     /// or (outside exact mode, at non-PV nodes) a table entry whose bound
-    /// decides it — else `Ok` with the table's move to try first.
+    /// decides it, or a child's entry where the evaluator says such probes
+    /// pay — else `Ok` with the table's move to try first.
     #[inline(always)]
     pub(crate) fn visit<E: Evaluator<G>>(
         &mut self,
@@ -90,7 +91,45 @@ impl<G: Game> Worker<G> {
                 }
             }
         }
+        if !ctx.exact
+            && !pv_node
+            && ctx.eval.transposition_cutoffs_pay(pos, depth)
+            && let Some(score) = self.child_cutoff(ctx, pos, beta, depth, ply)
+        {
+            self.stats.tt_cutoffs += 1;
+            return Err(score);
+        }
         Ok(Probe { key, tt_move })
+    }
+
+    /// The enhanced transposition cut-off: a score of at least `beta` when
+    /// the table holds, for some child, an upper bound searched deep enough
+    /// that refutes the child (the node is then worth at least its negation).
+    #[inline(never)]
+    fn child_cutoff<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Option<Score> {
+        let mut moves = G::Moves::default();
+        pos.generate_moves(&mut moves);
+        // Every bucket is fetched before the first is read: the misses overlap.
+        let keys: PerMove<G, u64> = moves.iter().map(|&mv| pos.play(mv).hash()).collect();
+        for &key in keys.iter() {
+            ctx.tt.prefetch(key);
+        }
+        keys.iter().find_map(|&key| {
+            self.stats.tt_probes += 1;
+            let entry = ctx.tt.probe(key)?;
+            if entry.depth < depth - 1 || entry.bound == Bound::Lower {
+                return None;
+            }
+            let score = -from_table(entry.score, ply + 1);
+            (score >= beta).then_some(score)
+        })
     }
 
     /// Step 7 of a node: stores its result — `best` (fail-soft) against the
