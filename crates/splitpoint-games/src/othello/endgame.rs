@@ -13,7 +13,7 @@
 use splitpoint::{Evaluator, Outcome, Score};
 
 use super::board::{Othello, OthelloMove, final_score, flips, last_flip_count, mobility};
-use super::eval::{CORNERS, neighbours};
+use super::eval::CORNERS;
 use super::stability::stable_discs;
 
 /// The most empties [`OthelloExact::solve_leaf`] solves on its own; above it
@@ -129,22 +129,57 @@ fn parity_of(empties: u64) -> u8 {
     parity
 }
 
-/// The fastest-first key of a move (larger is tried first), after Edax's
-/// endgame ordering: fewest replies (corner replies count twice) above all,
-/// then the mover's discs made safe around corners, then the fewest
-/// potential replies (empties next to the mover's discs), then parity.
+/// The fastest-first key of a move (larger is tried first), Edax's endgame
+/// ordering: fewest replies (corner replies count twice) above all, then the
+/// mover's discs made safe around corners, then the fewest potential replies
+/// (likewise weighted), then parity (odd quadrants first, more so near the
+/// end), then the square's own worth.
 #[inline]
 fn fastest_first_key(sq: usize, new_player: u64, new_opponent: u64, parity: u8) -> i32 {
-    let replies = mobility(new_player, new_opponent);
-    let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let potential = neighbours(new_opponent, !(new_player | new_opponent)).count_ones() as i32;
-    let mut key =
-        (36 - weighted) * 4096 + corner_stability(new_opponent) * 256 + (36 - potential) * 4;
+    let empties = !(new_player | new_opponent);
+    let replies = weighted_count(mobility(new_player, new_opponent));
+    let potential = weighted_count(potential_moves(new_opponent, empties));
+    let mut key = (36 - replies) * (1 << 15)
+        + corner_stability(new_opponent) * (1 << 11)
+        + (36 - potential) * (1 << 5)
+        + SQUARE_VALUE[sq];
     if parity & (1 << QUADRANT_OF[sq]) != 0 {
-        key += 2;
+        key += if empties.count_ones() < 12 { 8 } else { 4 };
     }
     key
 }
+
+/// A count of squares in which corners count twice.
+#[inline]
+fn weighted_count(squares: u64) -> i32 {
+    (squares.count_ones() + (squares & CORNERS).count_ones()) as i32
+}
+
+/// The empty squares from which the other side might one day flip a disc
+/// of `discs`: next to one of them along a line that goes on past it (so a
+/// disc on an edge counts only along the edge).
+#[inline]
+fn potential_moves(discs: u64, empties: u64) -> u64 {
+    let spread = |d: u64, shift: u32| (d << shift) | (d >> shift);
+    (spread(discs & 0x7E7E_7E7E_7E7E_7E7E, 1)
+        | spread(discs & 0x00FF_FFFF_FFFF_FF00, 8)
+        | spread(discs & 0x007E_7E7E_7E7E_7E00, 7)
+        | spread(discs & 0x007E_7E7E_7E7E_7E00, 9))
+        & empties
+}
+
+/// Jean-Christophe Weill's square values, Edax's last tie-break: corners
+/// best, then the A- and B-squares of the edges, X- and C-squares worst.
+static SQUARE_VALUE: [i32; 64] = [
+    18, 4, 16, 12, 12, 16, 4, 18, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    18, 4, 16, 12, 12, 16, 4, 18, //
+];
 
 /// The discs of `p` on corners and on the edge squares beside its own corners.
 #[inline]
