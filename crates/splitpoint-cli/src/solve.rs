@@ -25,10 +25,11 @@ const DEFAULT_FFO: u32 = 40;
 /// Searches each position to the end of the game and prints the final disc
 /// difference for the side to move under perfect play (empty squares to the
 /// winner) and a best move. The score is exact; the search uses the
-/// transposition table's bounds to end nodes and finds the score by
-/// null-window probes (--oracle searches in exact mode instead: one full
-/// window, the table only orders moves, the reference the solver is tested
-/// against, about three times as slow). Fine up to about 24 empties; every
+/// transposition table's bounds, a node's own and far from the end its
+/// children's, to end nodes and finds the score by null-window probes
+/// (--oracle searches in exact mode instead: one full window, the table only
+/// orders moves, the reference the solver is tested against, about three to
+/// four times as slow). Fine up to about 24 empties; every
 /// further empty roughly doubles the time.
 ///
 /// Positions come from --position, --file (one position a line, '#' or '%'
