@@ -29,7 +29,8 @@ const FASTEST_FIRST_EMPTIES: u32 = 7;
 /// From this many empties up, nodes look for enhanced transposition
 /// cut-offs ([`Evaluator::transposition_cutoffs_pay`]); below it their
 /// children are left to the solver, which stores nothing in the table.
-/// 10 and 12 cost the same on FFO #48; 10 was 5% faster on #41, #43, #44.
+/// 10 and 12 cost the same on FFO #48; 10 was 5% faster on #41, #43, #44;
+/// with Edax's key, #45-#48 took 49.8 s at 10, 51.9 s at 13, 53.1 s at 16.
 const ETC_EMPTIES: u32 = SOLVE_EMPTIES + 2;
 
 /// No score is below this (every final score lies in -64..=64).
