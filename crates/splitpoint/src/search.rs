@@ -307,6 +307,10 @@ impl<G: Game> Worker<G> {
     /// full depth if that beats alpha) and, when that lands inside
     /// `(alpha, beta)`, again with the full window. The score is from the
     /// parent's view.
+    ///
+    /// `alpha` reads the node's alpha now: at a node several threads search
+    /// it may rise between two searches of the move, and the next search
+    /// takes the risen one.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn search_child<E: Evaluator<G>>(
@@ -315,20 +319,20 @@ impl<G: Game> Worker<G> {
         child: &G,
         index: usize,
         reduction: i32,
-        alpha: Score,
+        alpha: impl Fn() -> Score,
         beta: Score,
         depth: i32,
         ply: usize,
         node_type: NodeType,
     ) -> Score {
         let mut plan = MoveSearch::new(index, reduction);
-        let mut w = plan.first(alpha, beta, depth, node_type);
+        let mut w = plan.first(alpha(), beta, depth, node_type);
         loop {
             let score = -self.pvs(ctx, child, w.alpha, w.beta, w.depth, ply + 1, w.node_type);
             if self.stopped {
                 return score;
             }
-            match plan.next(score, alpha, beta, depth, node_type) {
+            match plan.next(score, alpha(), beta, depth, node_type) {
                 Some(next) => w = next,
                 None => return score,
             }
@@ -529,8 +533,8 @@ impl<G: Game> Worker<G> {
             let mv = moves[i];
             let child = pos.play(mv);
             let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);
-            let score =
-                self.search_child(ctx, &child, i, r, node.alpha, beta, depth, ply, node_type);
+            let alpha = node.alpha;
+            let score = self.search_child(ctx, &child, i, r, || alpha, beta, depth, ply, node_type);
             if self.stopped || self.fold(&mut node, mv, i, score, depth, ply) {
                 return (node.best, node.best_move);
             }

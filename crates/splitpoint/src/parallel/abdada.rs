@@ -132,7 +132,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
                     &child,
                     i + 1,
                     r,
-                    result.alpha,
+                    || result.alpha,
                     result.beta,
                     node.depth,
                     node.ply,

@@ -151,15 +151,27 @@ impl<G: Game> Task<G> {
     /// re-searches), a span of the timeline: the score (the node's view) and
     /// the nodes it took, or `None` if the worker stopped meanwhile — the
     /// work is then thrown away, and counted as aborted unless the whole
-    /// search stopped.
+    /// search stopped. `alpha` reads the node's alpha now (others may raise
+    /// it while the move is searched; a re-search takes the risen one).
     pub(crate) fn run<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
+        alpha: impl Fn() -> Score,
     ) -> Option<(Score, u64)> {
         let since = worker.trace_clock();
         let nodes_before = worker.stats.nodes;
-        let score = self.search(worker, ctx);
+        let score = worker.search_child(
+            ctx,
+            &self.child,
+            self.index,
+            self.reduction,
+            || alpha().max(self.alpha),
+            self.beta,
+            self.depth,
+            self.ply,
+            self.node_type,
+        );
         let nodes = worker.stats.nodes - nodes_before;
         let stopped = worker.stopped();
         let label = || self.label.clone();
@@ -168,20 +180,6 @@ impl<G: Game> Task<G> {
             worker.stats.aborted_nodes += nodes;
         }
         (!stopped).then_some((score, nodes))
-    }
-
-    fn search<E: Evaluator<G>>(&self, worker: &mut Worker<G>, ctx: &SearchContext<G, E>) -> Score {
-        worker.search_child(
-            ctx,
-            &self.child,
-            self.index,
-            self.reduction,
-            self.alpha,
-            self.beta,
-            self.depth,
-            self.ply,
-            self.node_type,
-        )
     }
 }
 

@@ -175,7 +175,8 @@ impl<G: Game> Splitter<G> {
                 }
                 d.node.take(worker, ctx, i)
             };
-            let Some((score, _)) = task.run(worker, ctx) else {
+            let alpha_now = || sp.lock().node.result.alpha;
+            let Some((score, _)) = task.run(worker, ctx, alpha_now) else {
                 // A stop here, or a cutoff here or above, makes the moves
                 // left useless: close, so that nobody attaches to a split
                 // point its owner is about to release.

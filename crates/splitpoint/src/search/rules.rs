@@ -222,10 +222,18 @@ pub(crate) struct ChildWindow {
 /// in the full window; a younger one in a null window at alpha, `reduction`
 /// plies shallower, then again at full depth if that beats alpha, then in
 /// the full window (as a PV node) if that lands inside `(alpha, beta)`.
+///
+/// At a node several threads search, alpha may rise while a move is being
+/// searched: the caller passes the node's alpha now. A null window that
+/// failed high below that alpha proved nothing against it, so the move is
+/// asked again in a null window at the new alpha rather than re-searched in
+/// the full window from the old one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MoveSearch {
     index: usize,
     reduction: i32,
+    /// The alpha the last null-window search was centred on.
+    null_alpha: Score,
     /// The full-window search is done (or under way): nothing follows it.
     full_window: bool,
 }
@@ -237,6 +245,7 @@ impl MoveSearch {
         MoveSearch {
             index,
             reduction,
+            null_alpha: 0,
             full_window: index == 0,
         }
     }
@@ -245,7 +254,7 @@ impl MoveSearch {
     /// to `depth` as `node_type`.
     #[inline]
     pub(crate) fn first(
-        &self,
+        &mut self,
         alpha: Score,
         beta: Score,
         depth: i32,
@@ -260,17 +269,25 @@ impl MoveSearch {
                 node_type,
             }
         } else {
-            ChildWindow {
-                alpha: -alpha - 1,
-                beta: -alpha,
-                depth: depth - 1 - self.reduction,
-                node_type,
-            }
+            self.null_window(alpha, depth - 1 - self.reduction, node_type)
         }
     }
 
-    /// After a completed search scored `score` (the parent's view): the next
-    /// search, or `None` when `score` is the move's.
+    /// A null-window search at `alpha`, remembered.
+    #[inline]
+    fn null_window(&mut self, alpha: Score, depth: i32, node_type: NodeType) -> ChildWindow {
+        self.null_alpha = alpha;
+        ChildWindow {
+            alpha: -alpha - 1,
+            beta: -alpha,
+            depth,
+            node_type,
+        }
+    }
+
+    /// After a completed search scored `score` (the parent's view), with
+    /// the node's window now `(alpha, beta)`: the next search, or `None`
+    /// when `score` is the move's.
     #[inline]
     pub(crate) fn next(
         &mut self,
@@ -280,18 +297,17 @@ impl MoveSearch {
         depth: i32,
         node_type: NodeType,
     ) -> Option<ChildWindow> {
-        if self.full_window || score <= alpha {
+        if self.full_window || score <= self.null_alpha {
             return None;
         }
         if self.reduction > 0 {
             // The reduced search beat alpha: again at full depth.
             self.reduction = 0;
-            return Some(ChildWindow {
-                alpha: -alpha - 1,
-                beta: -alpha,
-                depth: depth - 1,
-                node_type: node_type.child(self.index),
-            });
+            return Some(self.null_window(alpha, depth - 1, node_type.child(self.index)));
+        }
+        if score <= alpha {
+            // Alpha rose past what the null window proved: ask again there.
+            return Some(self.null_window(alpha, depth - 1, node_type.child(self.index)));
         }
         if score < beta {
             // The null window failed high inside the window: the full one.
@@ -345,4 +361,71 @@ pub(crate) fn pick_best<M: Copy>(moves: &mut [M], keys: &mut [i64], i: usize) {
     }
     moves.swap(i, best);
     keys.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(alpha: Score, beta: Score, depth: i32, node_type: NodeType) -> ChildWindow {
+        ChildWindow {
+            alpha,
+            beta,
+            depth,
+            node_type,
+        }
+    }
+
+    #[test]
+    fn a_young_brother_failing_high_is_searched_again_in_the_full_window() {
+        let mut plan = MoveSearch::new(1, 0);
+        assert_eq!(
+            plan.first(0, 100, 5, NodeType::Pv),
+            window(-1, 0, 4, NodeType::Cut)
+        );
+        assert_eq!(
+            plan.next(7, 0, 100, 5, NodeType::Pv),
+            Some(window(-100, 0, 4, NodeType::Pv))
+        );
+        assert_eq!(plan.next(9, 0, 100, 5, NodeType::Pv), None);
+    }
+
+    #[test]
+    fn a_reduced_search_beating_alpha_is_repeated_at_full_depth_first() {
+        let mut plan = MoveSearch::new(3, 2);
+        assert_eq!(
+            plan.first(0, 1, 8, NodeType::Cut),
+            window(-1, 0, 5, NodeType::Cut)
+        );
+        assert_eq!(
+            plan.next(4, 0, 1, 8, NodeType::Cut),
+            Some(window(-1, 0, 7, NodeType::Cut))
+        );
+        assert_eq!(plan.next(4, 0, 1, 8, NodeType::Cut), None, "a cutoff");
+        let mut plan = MoveSearch::new(3, 2);
+        plan.first(0, 1, 8, NodeType::Cut);
+        assert_eq!(plan.next(-3, 0, 1, 8, NodeType::Cut), None, "failed low");
+    }
+
+    #[test]
+    fn alpha_risen_past_a_fail_high_asks_again_at_the_new_alpha() {
+        // Searched at alpha 0; another thread has since raised alpha to 10.
+        let mut plan = MoveSearch::new(2, 0);
+        plan.first(0, 100, 5, NodeType::Pv);
+        assert_eq!(
+            plan.next(6, 10, 100, 5, NodeType::Pv),
+            Some(window(-11, -10, 4, NodeType::Cut)),
+            "a null window at the risen alpha, not the full window from 0"
+        );
+        // It beats the new alpha too: the full window from the new alpha.
+        assert_eq!(
+            plan.next(15, 10, 100, 5, NodeType::Pv),
+            Some(window(-100, -10, 4, NodeType::Pv))
+        );
+        // Failing low at the new alpha ends the move.
+        let mut plan = MoveSearch::new(2, 0);
+        plan.first(0, 100, 5, NodeType::Pv);
+        plan.next(6, 10, 100, 5, NodeType::Pv);
+        assert_eq!(plan.next(8, 10, 100, 5, NodeType::Pv), None);
+    }
 }

@@ -198,6 +198,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             };
         }
         let i = f.index;
+        if proxy && score > f.alpha {
+            // A move of a split point: others may have raised alpha meanwhile.
+            let dts = self.dts.expect("proxies exist only under DTS");
+            f.alpha = dts.split_points[self.stack.base_sp].lock().result.alpha;
+        }
         if let Some(w) = f.search.next(score, f.alpha, f.beta, f.depth, f.node_type) {
             // A re-search of the same child position.
             let c = &mut self.stack.frames[ply + 1];

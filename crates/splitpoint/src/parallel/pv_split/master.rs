@@ -232,7 +232,7 @@ impl<G: Game> PvSplit<'_, G> {
                     &child,
                     1,
                     0,
-                    alpha,
+                    || alpha,
                     beta,
                     node.depth,
                     node.ply,

@@ -114,7 +114,7 @@ impl<G: Game> PvSplit<'_, G> {
                 &child,
                 1,
                 0,
-                alpha,
+                || alpha,
                 work.beta,
                 work.depth,
                 work.ply,

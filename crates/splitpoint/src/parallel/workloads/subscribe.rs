@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::*;
 use crate::driver::Helpers;
+use crate::score::INFINITY;
 use crate::trace::EventKind;
 
 impl<G: Game> Workloads<G> {
@@ -100,7 +101,14 @@ impl<G: Game> Workloads<G> {
             let Some(task) = task else {
                 return;
             };
-            let Some((score, nodes)) = task.run(worker, ctx) else {
+            // A workload cut or cancelled meanwhile leaves the task its own
+            // alpha: its result is not used.
+            let alpha_now = || {
+                let d = slot.lock();
+                let live = head.id.load(Relaxed) == id;
+                if live { d.node.result.alpha } else { -INFINITY }
+            };
+            let Some((score, nodes)) = task.run(worker, ctx, alpha_now) else {
                 if subscriber {
                     self.leave(slot.lock(), head);
                 }
