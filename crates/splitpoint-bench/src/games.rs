@@ -55,17 +55,18 @@ impl GameName {
     }
 
     /// The algorithm `auto` runs with more than one thread: the fastest at
-    /// two threads in the interleaved bench of 2026-11-24 (`splitpoint
-    /// bench --game G --threads 1,2`, 4 rounds; xiangqi from issue 19's
-    /// table): DTS on Othello (1.86 × serial, its endgame solves too: 1.66
-    /// on FFO #40-42) and chess (1.67), YBW on draughts (1.82) and xiangqi
-    /// (1.93). See the parallel README.
+    /// two threads in the benches of 2026-11-25 (`splitpoint bench --game G
+    /// --threads 1,2`, 5 interleaved runs each, two runs of the bench a
+    /// session apart): DTS on Othello (1.81 and 1.75 × serial, within the
+    /// noise of ybw-strong and workloads; its endgame solves too: 1.77 on
+    /// FFO #40-44), chess (1.70, 1.76) and xiangqi (1.75, 1.76; ybw 1.65,
+    /// 1.69), workloads-shared on draughts (1.84, 1.85; ybw 1.73, 1.81).
+    /// Synthetic trees keep YBW. See the parallel README.
     pub fn parallel_default(self) -> Algorithm {
         match self {
-            GameName::Othello | GameName::Chess => Algorithm::Dts,
-            GameName::Draughts | GameName::Xiangqi | GameName::Synthetic => {
-                Algorithm::Ybw { strong: false }
-            }
+            GameName::Othello | GameName::Chess | GameName::Xiangqi => Algorithm::Dts,
+            GameName::Draughts => Algorithm::Workloads { join_taken: true },
+            GameName::Synthetic => Algorithm::Ybw { strong: false },
         }
     }
 

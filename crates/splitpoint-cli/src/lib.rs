@@ -238,8 +238,8 @@ fn algorithm_help() -> String {
     format!(
         "Parallel algorithm: {}, or gpu (othello, a build with --features gpu: pv-split \
          with an OpenCL device searching the younger brothers) [default: serial with one \
-         thread; with more, the game's fastest: dts on othello and chess, ybw on draughts \
-         and xiangqi]",
+         thread; with more, the game's fastest: dts on othello, chess and xiangqi, \
+         workloads-shared on draughts]",
         names.join(", ")
     )
 }

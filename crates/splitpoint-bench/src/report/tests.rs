@@ -197,7 +197,7 @@ fn the_default_rows_are_marked() {
     mark_defaults(&mut rows, GameName::Chess);
     let marked: Vec<bool> = rows.iter().map(|r| r.default).collect();
     assert_eq!(marked, [false, false, false, true]);
-    mark_defaults(&mut rows, GameName::Draughts);
+    mark_defaults(&mut rows, GameName::Synthetic);
     let marked: Vec<bool> = rows.iter().map(|r| r.default).collect();
     assert_eq!(marked, [false, true, false, false]);
 }
