@@ -98,8 +98,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 depth: null_move_depth(f.depth),
                 node_type: f.node_type.child(0),
             };
-            self.push(null, w);
-            return Flow::Continue;
+            return self.descend(null, w);
         }
         self.begin_moves(ply, tt_move)
     }
@@ -177,8 +176,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             .worker
             .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type);
         let w = f.begin_move(i, mv, r, nodes);
-        self.push(child, w);
-        Flow::Continue
+        self.descend(child, w)
+    }
+
+    /// Searches `child`, the top frame's move in flight, as `w` says: on
+    /// the stack, or, when it is too shallow ever to be split, by the
+    /// recursive search at once (the same steps, without a frame for each
+    /// of the many nodes near the leaves), its score going straight to
+    /// [`Self::child_returned`].
+    #[inline]
+    pub(super) fn descend(&mut self, child: G, w: ChildWindow) -> Flow {
+        if w.depth >= DTS_MIN_SPLIT_DEPTH {
+            self.push(child, w);
+            return Flow::Continue;
+        }
+        let ply = self.stack.top + 1;
+        let score = self
+            .worker
+            .pvs(self.ctx, &child, w.alpha, w.beta, w.depth, ply, w.node_type);
+        self.child_returned(-score)
     }
 
     /// A child's score (from the top frame's view): the PVS re-search rule,
@@ -204,15 +220,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             f.alpha = dts.split_points[self.stack.base_sp].lock().result.alpha;
         }
         if let Some(w) = f.search.next(score, f.alpha, f.beta, f.depth, f.node_type) {
-            // A re-search of the same child position.
-            let c = &mut self.stack.frames[ply + 1];
-            c.alpha = w.alpha;
-            c.beta = w.beta;
-            c.depth = w.depth;
-            c.node_type = w.node_type;
-            c.stage = Stage::Enter;
-            self.stack.top = ply + 1;
-            return Flow::Continue;
+            // A re-search of the same child position (rare: the move is
+            // played again, as its first search may have had no frame).
+            let mv = f.mv.expect("a frame awaiting a child has a move in flight");
+            let child = f.pos.play(mv);
+            return self.descend(child, w);
         }
         if proxy {
             return self.report(score);

@@ -42,8 +42,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             .worker
             .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, node_type);
         let w = f.begin_move(i, mv, r, nodes);
-        self.push(child, w);
-        Flow::Continue
+        self.descend(child, w)
     }
 
     /// Reports the proxy's finished move to its split point.
