@@ -16,7 +16,7 @@
 //! which [`testing::iterative_vs_recursive`] checks. The point of the explicit
 //! stack is that a node's state is *data*: any thread can take it over. A
 //! node that can never be split (remaining depth below
-//! [`DTS_MIN_SPLIT_DEPTH`]) needs none of that, so a child that shallow is
+//! [`dts_min_split_depth`]) needs none of that, so a child that shallow is
 //! searched by [`Worker::pvs`] at once (`Searcher::descend`): most nodes lie
 //! next to the leaves, and a frame each cost single-threaded DTS 2–8% of
 //! serial's speed.
@@ -35,7 +35,7 @@
 //!   [`Candidate`] per splittable frame of its stack: ply, frame serial
 //!   number and a merit (remaining depth first, then expected ALL/PV nodes,
 //!   then CUT nodes with several moves already searched). Splittable:
-//!   remaining depth ≥ [`DTS_MIN_SPLIT_DEPTH`], eldest brother searched, moves
+//!   remaining depth ≥ [`dts_min_split_depth`], eldest brother searched, moves
 //!   left; or the frame is already a split point with moves left (the helper
 //!   then just joins). The bit is cleared only once a non-empty list is out,
 //!   and that publication wakes sleeping idle threads.
@@ -139,7 +139,7 @@ use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
 use crate::parallel::shared_node::{Merged, NO_SPLIT_POINT, SharedResult, cut_off_on_chain};
-use crate::parallel::thresholds::{DTS_MIN_SPLIT_DEPTH, DTS_SPLITS_PER_THREAD};
+use crate::parallel::thresholds::{DTS_SPLITS_PER_THREAD, dts_min_split_depth};
 use crate::score::{INFINITY, Score};
 use crate::search::rules::{
     ChildWindow, MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position,

@@ -186,7 +186,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// [`Self::child_returned`].
     #[inline]
     pub(super) fn descend(&mut self, child: G, w: ChildWindow) -> Flow {
-        if w.depth >= DTS_MIN_SPLIT_DEPTH {
+        if w.depth >= dts_min_split_depth(self.ctx.exact) {
             self.push(child, w);
             return Flow::Continue;
         }
