@@ -172,7 +172,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             return if dts.join(base_sp) { base_sp } else { REFUSED };
         }
         let f = &self.stack.frames[ply];
-        if f.depth < dts_min_split_depth(self.ctx.exact) || f.index == 0 || f.next >= f.moves.len() {
+        if f.depth < dts_min_split_depth(self.ctx.exact) || f.index == 0 || f.next >= f.moves.len()
+        {
             return REFUSED;
         }
         let Some(id) = dts.alloc() else {
@@ -224,7 +225,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     continue;
                 }
                 merit(f.depth, f.entry_type, 3) + JOIN_BONUS
-            } else if f.depth >= dts_min_split_depth(self.ctx.exact) && f.index >= 1 && f.next < f.moves.len() {
+            } else if f.depth >= dts_min_split_depth(self.ctx.exact)
+                && f.index >= 1
+                && f.next < f.moves.len()
+            {
                 merit(f.depth, f.entry_type, f.index)
             } else {
                 continue;
