@@ -12,21 +12,42 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     pub(super) fn next_shared_move(&mut self) -> Flow {
         let dts = self.dts.expect("proxies exist only under DTS");
         let sp = &dts.split_points[self.stack.base_sp];
+        let me = self.ctx.thread;
         let taken = {
             let mut d = sp.lock();
-            let DtsSplitData { node, result, .. } = &mut *d;
+            let DtsSplitData {
+                node,
+                result,
+                workers,
+                reported,
+                in_flight,
+                ..
+            } = &mut *d;
             if sp.cutoff.load(Relaxed)
                 || node.next >= node.moves.len()
                 || dts.cut_above(sp.parent.load(Relaxed))
             {
                 None
+            } else if result.beta - result.alpha == 1
+                && *workers >= 2
+                && in_flight
+                    .iter()
+                    .any(|&(_, at)| *reported - at >= HEAVY_AFTER)
+            {
+                // A move that has outlasted several others here is likely
+                // the one that fails high: the moves after it would be
+                // wasted. Step away (others stay counted, so the split
+                // point lives on) and help below it; the split point takes
+                // no newcomers until that move is back.
+                *workers -= 1;
+                sp.open.store(false, Relaxed);
+                return Flow::Exit(Exit::Idle);
             } else {
                 let i = node.next;
                 pick_best(&mut node.moves, &mut node.keys, i);
                 node.next += 1;
-                if node.next == node.moves.len() {
-                    sp.open.store(false, Relaxed);
-                }
+                sp.open.store(node.next < node.moves.len(), Relaxed);
+                in_flight.push((me, *reported));
                 Some((i, node.moves[i], result.alpha, node.node_type))
             }
         };
@@ -56,6 +77,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let cut = {
             let mut d = sp.lock();
             let cut = d.result.merge(mv, score, self.worker.pv_line(ply + 1)) == Merged::Cut;
+            let me = self.ctx.thread;
+            d.in_flight.retain(|&(t, _)| t != me);
+            d.reported += 1;
             if cut {
                 sp.cutoff.store(true, Relaxed);
                 sp.open.store(false, Relaxed);
@@ -195,6 +219,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             };
             // This thread (its move in flight) and the helper.
             d.workers = 2;
+            d.reported = 0;
+            d.in_flight.clear();
+            d.in_flight.push((self.ctx.thread, 0));
             d.aborted = false;
             d.closed = false;
             sp.parent.store(base_sp, Relaxed);
