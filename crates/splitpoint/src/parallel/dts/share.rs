@@ -29,6 +29,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             {
                 None
             } else if result.beta - result.alpha == 1
+                && node.entry_type != NodeType::All
                 && *workers >= 2
                 && in_flight
                     .iter()
@@ -36,7 +37,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             {
                 // A move that has outlasted several others here is likely
                 // the one that fails high: the moves after it would be
-                // wasted. Step away (others stay counted, so the split
+                // wasted. (At an expected ALL node every move is needed.) Step away (others stay counted, so the split
                 // point lives on) and help below it; the split point takes
                 // no newcomers until that move is back.
                 *workers -= 1;
