@@ -55,13 +55,10 @@ impl GameName {
     }
 
     /// The algorithm `auto` runs with more than one thread: the fastest at
-    /// two threads in the benches of 2026-11-25 (`splitpoint bench --game G
-    /// --threads 1,2`, 5 interleaved runs each, two runs of the bench a
-    /// session apart): DTS on Othello (1.81 and 1.75 × serial, within the
-    /// noise of ybw-strong and workloads; its endgame solves too: 1.77 on
-    /// FFO #40-44), chess (1.70, 1.76) and xiangqi (1.75, 1.76; ybw 1.65,
-    /// 1.69), workloads-shared on draughts (1.84, 1.85; ybw 1.73, 1.81).
-    /// Synthetic trees keep YBW. See the parallel README.
+    /// two threads over the runs of `splitpoint bench --game G --threads 1,2`
+    /// in the parallel README's defaults table, where each run's speedups
+    /// are: DTS on Othello (its endgame solves too), chess and xiangqi,
+    /// workloads-shared on draughts. Synthetic trees keep YBW.
     pub fn parallel_default(self) -> Algorithm {
         match self {
             GameName::Othello | GameName::Chess | GameName::Xiangqi => Algorithm::Dts,
