@@ -66,10 +66,11 @@
 //!   with the PVS null window and re-search, and reports the result under the
 //!   lock (best, alpha, best move, PV; a score ≥ beta sets `cutoff`).
 //! - **Stepping away.** At a null-window split point that may still cut
-//!   off (not an expected ALL node, whose moves all have to be searched), a move that stays in flight while [`HEAVY_AFTER`] others are
-//!   reported there is likely the one that fails high, and the moves after
-//!   it would be wasted (a refuted move is cheap, the move that refutes
-//!   the node is not). A thread about to take a move then leaves instead,
+//!   off (not an expected ALL node, whose moves all have to be searched),
+//!   a move that stays in flight while [`HEAVY_AFTER`] others are reported
+//!   there is likely the one that fails high, and the moves after it would
+//!   be wasted (a refuted move is cheap, the move that refutes the node is
+//!   not). A thread about to take a move then leaves instead,
 //!   while others are still counted, and the split point takes no
 //!   newcomers until a taken move is back: the thread goes idle and helps
 //!   below that move. On FFO #40-#44 at two threads this took the nodes

@@ -37,9 +37,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             {
                 // A move that has outlasted several others here is likely
                 // the one that fails high: the moves after it would be
-                // wasted. (At an expected ALL node every move is needed.) Step away (others stay counted, so the split
-                // point lives on) and help below it; the split point takes
-                // no newcomers until that move is back.
+                // wasted (at an expected ALL node every move is needed).
+                // Step away (others stay counted, so the split point lives
+                // on) and help below it; the split point takes no
+                // newcomers until a taken move is back.
                 *workers -= 1;
                 sp.open.store(false, Relaxed);
                 return Flow::Exit(Exit::Idle);
@@ -197,8 +198,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             return if dts.join(base_sp) { base_sp } else { REFUSED };
         }
         let f = &self.stack.frames[ply];
-        if f.depth < dts_min_split_depth(self.ctx.exact) || f.index == 0 || f.next >= f.moves.len()
-        {
+        let min_depth = dts_min_split_depth(self.ctx.exact);
+        if f.depth < min_depth || f.index == 0 || f.next >= f.moves.len() {
             return REFUSED;
         }
         let Some(id) = dts.alloc() else {
