@@ -379,7 +379,8 @@ struct DtsSplitPoint<G: Game> {
 }
 
 impl<G: Game> DtsSplitPoint<G> {
-    fn new(pos: &G) -> Self {
+    /// A split point for a search of `threads` threads.
+    fn new(pos: &G, threads: usize) -> Self {
         DtsSplitPoint {
             data: CachePadded::new(Mutex::new(DtsSplitData {
                 node: Frame::new(pos.clone()),
@@ -388,7 +389,9 @@ impl<G: Game> DtsSplitPoint<G> {
                 result: SharedResult::unused(),
                 workers: 0,
                 reported: 0,
-                in_flight: Vec::new(),
+                // At most one move in flight per thread: no allocation
+                // when a split is made.
+                in_flight: Vec::with_capacity(threads),
                 aborted: false,
                 closed: true,
             })),
@@ -447,7 +450,9 @@ impl<G: Game> Dts<G> {
     fn new(threads: usize, root: &G) -> Self {
         let count = threads * DTS_SPLITS_PER_THREAD;
         Dts {
-            split_points: (0..count).map(|_| DtsSplitPoint::new(root)).collect(),
+            split_points: (0..count)
+                .map(|_| DtsSplitPoint::new(root, threads))
+                .collect(),
             free: Mutex::new((0..count).rev().collect()),
             threads: (0..threads)
                 .map(|_| ThreadSlot {
