@@ -31,6 +31,7 @@ use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
 use crate::tt::{NO_MOVE, TranspositionTable};
 use hook::{NodeHook, SplitNode};
+pub(crate) use rules::NodeAlpha;
 pub(crate) use rules::pick_best;
 use rules::{MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position};
 
@@ -310,7 +311,7 @@ impl<G: Game> Worker<G> {
     ///
     /// `alpha` reads the node's alpha now: at a node several threads search
     /// it may rise between two searches of the move, and the next search
-    /// takes the risen one.
+    /// takes the risen one (see [`NodeAlpha`]).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn search_child<E: Evaluator<G>>(
@@ -319,21 +320,27 @@ impl<G: Game> Worker<G> {
         child: &G,
         index: usize,
         reduction: i32,
-        alpha: impl Fn() -> Score,
+        alpha: impl NodeAlpha,
         beta: Score,
         depth: i32,
         ply: usize,
         node_type: NodeType,
     ) -> Score {
         let mut plan = MoveSearch::new(index, reduction);
-        let mut w = plan.first(alpha(), beta, depth, node_type);
+        let mut w = plan.first(alpha.now(), beta, depth, node_type);
         loop {
             let score = -self.pvs(ctx, child, w.alpha, w.beta, w.depth, ply + 1, w.node_type);
             if self.stopped {
                 return score;
             }
-            match plan.next(score, alpha(), beta, depth, node_type) {
-                Some(next) => w = next,
+            match plan.next(score, alpha.now(), beta, depth, node_type) {
+                Some(next) => {
+                    if let Some(bound) = plan.proved() {
+                        alpha.proved(bound);
+                    }
+                    w = next;
+                }
+                None if plan.failed_low(score) => return alpha.failed_low(score),
                 None => return score,
             }
         }

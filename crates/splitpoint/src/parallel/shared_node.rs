@@ -11,6 +11,16 @@
 //! that raised alpha, and its line. [`SharedResult::merge`] is the serial
 //! loop's rule for one finished move, written once for all of them.
 //!
+//! One rule has no serial counterpart: at a PV node two young brothers may
+//! both fail high on the same alpha, the serial loop's second one against
+//! the alpha the first has raised by then. While the first is re-searched
+//! in the full window, the bound its null window proved stands in for alpha
+//! for the others ([`SharedResult::prove`], [`SharedResult::alpha_for`]):
+//! they are asked whether they beat it in a null window instead of being
+//! searched as PV nodes too — in chess (BK.05) that full-window search of a
+//! brother the first would beat anyway had cost a third more nodes. In
+//! exact mode the bound is a true one, so the score is serial's.
+//!
 //! YBW's and DTS's split points also sit in a tree of split points (each
 //! knows the one it lies below): [`cut_off_on_chain`] is the walk up that
 //! tree every node of theirs makes to learn whether its work is still wanted.
@@ -23,7 +33,7 @@ use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
 use crate::score::{INFINITY, Score};
 use crate::search::hook::SplitNode;
-use crate::search::{SearchContext, Worker, pick_best};
+use crate::search::{NodeAlpha, SearchContext, Worker, pick_best};
 use crate::trace::EventKind;
 
 /// "No split point": the parent of a split point below none, the split
@@ -151,22 +161,29 @@ impl<G: Game> Task<G> {
     /// re-searches), a span of the timeline: the score (the node's view) and
     /// the nodes it took, or `None` if the worker stopped meanwhile — the
     /// work is then thrown away, and counted as aborted unless the whole
-    /// search stopped. `alpha` reads the node's alpha now (others may raise
-    /// it while the move is searched; a re-search takes the risen one).
+    /// search stopped. `result` lends the node's result, under its lock, to
+    /// what it is called with (or does not, if the node is gone): the move
+    /// reads the alpha others may have raised (a re-search takes the risen
+    /// one) and tells the bound it proves (see [`SharedResult::prove`]).
     pub(crate) fn run<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
-        alpha: impl Fn() -> Score,
+        result: impl Fn(&mut dyn FnMut(&mut SharedResult<G::Move>)),
     ) -> Option<(Score, u64)> {
         let since = worker.trace_clock();
         let nodes_before = worker.stats.nodes;
+        let alpha = TaskAlpha {
+            mv: self.mv,
+            floor: self.alpha,
+            result,
+        };
         let score = worker.search_child(
             ctx,
             &self.child,
             self.index,
             self.reduction,
-            || alpha().max(self.alpha),
+            alpha,
             self.beta,
             self.depth,
             self.ply,
@@ -183,6 +200,35 @@ impl<G: Game> Task<G> {
     }
 }
 
+/// A task's view of its node's alpha (see [`NodeAlpha`]), through the
+/// node's result that `result` lends.
+struct TaskAlpha<M, F> {
+    mv: M,
+    /// The alpha the task was taken with.
+    floor: Score,
+    result: F,
+}
+
+impl<M: Copy + PartialEq, F: Fn(&mut dyn FnMut(&mut SharedResult<M>))> NodeAlpha
+    for TaskAlpha<M, F>
+{
+    fn now(&self) -> Score {
+        let mut alpha = self.floor;
+        (self.result)(&mut |r| alpha = alpha.max(r.alpha_for(self.mv)));
+        alpha
+    }
+
+    fn proved(&self, bound: Score) {
+        (self.result)(&mut |r| r.prove(self.mv, bound));
+    }
+
+    fn failed_low(&self, score: Score) -> Score {
+        let mut score = score;
+        (self.result)(&mut |r| score = score.min(r.alpha));
+        score
+    }
+}
+
 /// A shared node's result so far.
 #[derive(Clone, Debug)]
 pub(crate) struct SharedResult<M> {
@@ -195,6 +241,11 @@ pub(crate) struct SharedResult<M> {
     pub best_move: Option<M>,
     /// Its line, the move first.
     pub pv: ArrayVec<M, MAX_PLY>,
+    /// The highest score a move's null window has proved while the move is
+    /// searched again in the full window (it will raise alpha at least
+    /// this far), and that move.
+    proven: Score,
+    prover: Option<M>,
 }
 
 /// What a merged score did.
@@ -208,7 +259,7 @@ pub(crate) enum Merged {
     Cut,
 }
 
-impl<M: Copy> SharedResult<M> {
+impl<M: Copy + PartialEq> SharedResult<M> {
     /// Nothing merged: the window `(alpha, beta)`, and `best` from the moves
     /// searched before the node was shared.
     pub(crate) fn new(alpha: Score, beta: Score, best: Score) -> Self {
@@ -218,12 +269,59 @@ impl<M: Copy> SharedResult<M> {
             best,
             best_move: None,
             pv: ArrayVec::new(),
+            proven: -INFINITY,
+            prover: None,
         }
     }
 
     /// An empty result, for a slot not in use.
     pub(crate) fn unused() -> Self {
         Self::new(-INFINITY, INFINITY, -INFINITY)
+    }
+
+    /// The alpha to search `mv` at now: alpha, or the bound another move
+    /// has proved above it (see [`SharedResult::prove`]).
+    #[inline]
+    pub(crate) fn alpha_for(&self, mv: M) -> Score {
+        if self.prover == Some(mv) {
+            self.alpha
+        } else {
+            self.alpha.max(self.proven)
+        }
+    }
+
+    /// `mv`'s null window failed high with `score`, and the move is now
+    /// searched again in the full window. Until that ends, other moves need
+    /// only be asked whether they beat `score`: a young brother failing
+    /// high on the same stale alpha is then not searched in the full
+    /// window too (a PV subtree, without null moves, reductions or table
+    /// cutoffs) to be beaten anyway, as the serial loop never does.
+    #[inline]
+    pub(crate) fn prove(&mut self, mv: M, score: Score) {
+        if score > self.proven {
+            self.proven = score;
+            self.prover = Some(mv);
+        }
+    }
+
+    /// [`SharedResult::merge`] of a score that failed low (`failed_low`)
+    /// against a null window that may have stood above this node's alpha (at
+    /// a bound another move proved): such a score says only that the move
+    /// is no better than that bound, so it counts as at most alpha.
+    #[inline]
+    pub(crate) fn merge_searched(
+        &mut self,
+        mv: M,
+        score: Score,
+        failed_low: bool,
+        line: &[M],
+    ) -> Merged {
+        let score = if failed_low {
+            score.min(self.alpha)
+        } else {
+            score
+        };
+        self.merge(mv, score, line)
     }
 
     /// Merges `mv`'s completed fail-soft `score`, searched with this node's
@@ -247,5 +345,38 @@ impl<M: Copy> SharedResult<M> {
         } else {
             Merged::Raised
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_proved_by_one_move_raises_the_window_of_the_others_only() {
+        // Moves 1 and 2 both failed high on a null window at alpha 22; move 1
+        // proved 23 and is now searched in the full window.
+        let mut r = SharedResult::new(22, 84, 22);
+        r.prove(1, 23);
+        assert_eq!(r.alpha_for(1), 22, "the prover's own re-search keeps alpha");
+        assert_eq!(
+            r.alpha_for(2),
+            23,
+            "the others are asked whether they beat 23"
+        );
+        r.prove(2, 21);
+        assert_eq!(r.alpha_for(3), 23, "a lower bound proves nothing more");
+
+        // Move 2 failed low at 23: at most 23, not an exact 23 above alpha.
+        assert_eq!(r.merge_searched(2, 23, true, &[]), Merged::Nothing);
+        assert_eq!((r.alpha, r.best, r.best_move), (22, 22, None));
+
+        // Move 1's full-window score is exact.
+        assert_eq!(r.merge_searched(1, 27, false, &[5]), Merged::Raised);
+        assert_eq!((r.alpha, r.best, r.best_move), (27, 27, Some(1)));
+        assert_eq!(r.pv.as_slice(), &[1, 5]);
+        // A fail-low below alpha keeps its fail-soft value.
+        assert_eq!(r.merge_searched(3, 20, true, &[]), Merged::Nothing);
+        assert_eq!(r.best, 27);
     }
 }

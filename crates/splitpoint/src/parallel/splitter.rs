@@ -20,7 +20,9 @@ use crate::driver::Helpers;
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
-use crate::parallel::shared_node::{Merged, NO_SPLIT_POINT, SharedNode, cut_off_on_chain};
+use crate::parallel::shared_node::{
+    Merged, NO_SPLIT_POINT, SharedNode, SharedResult, cut_off_on_chain,
+};
 use crate::parallel::thresholds::YBW_SPLITS_PER_THREAD;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker};
@@ -175,8 +177,10 @@ impl<G: Game> Splitter<G> {
                 }
                 d.node.take(worker, ctx, i)
             };
-            let alpha_now = || sp.lock().node.result.alpha;
-            let Some((score, _)) = task.run(worker, ctx, alpha_now) else {
+            let result = |f: &mut dyn FnMut(&mut SharedResult<G::Move>)| {
+                f(&mut sp.lock().node.result);
+            };
+            let Some((score, _)) = task.run(worker, ctx, result) else {
                 // A stop here, or a cutoff here or above, makes the moves
                 // left useless: close, so that nobody attaches to a split
                 // point its owner is about to release.

@@ -218,6 +218,33 @@ pub(crate) struct ChildWindow {
     pub node_type: NodeType,
 }
 
+/// A move's view of its node's alpha, for [`Worker::search_child`]: a
+/// plain value or closure at a node one thread searches; at a node several
+/// threads search (see `parallel::shared_node`), also the bounds its young
+/// brothers prove.
+pub(crate) trait NodeAlpha {
+    /// The alpha to search the move at now.
+    fn now(&self) -> Score;
+    /// The move's null window failed high with `bound`, and its
+    /// full-window search starts.
+    #[inline]
+    fn proved(&self, _bound: Score) {}
+    /// The final `score` of a move that failed low against its last null
+    /// window: where that window stood above the node's alpha (at a bound
+    /// another move proved), it says only "at most alpha".
+    #[inline]
+    fn failed_low(&self, score: Score) -> Score {
+        score
+    }
+}
+
+impl<F: Fn() -> Score> NodeAlpha for F {
+    #[inline]
+    fn now(&self) -> Score {
+        self()
+    }
+}
+
 /// The searches of one move, PVS with late-move reductions: the first move
 /// in the full window; a younger one in a null window at alpha, `reduction`
 /// plies shallower, then again at full depth if that beats alpha, then in
@@ -236,6 +263,9 @@ pub(crate) struct MoveSearch {
     null_alpha: Score,
     /// The full-window search is done (or under way): nothing follows it.
     full_window: bool,
+    /// What the null window that led to the full-window search proved:
+    /// the move is worth at least this.
+    proved: Option<Score>,
 }
 
 impl MoveSearch {
@@ -247,6 +277,7 @@ impl MoveSearch {
             reduction,
             null_alpha: 0,
             full_window: index == 0,
+            proved: None,
         }
     }
 
@@ -271,6 +302,21 @@ impl MoveSearch {
         } else {
             self.null_window(alpha, depth - 1 - self.reduction, node_type)
         }
+    }
+
+    /// Whether `score`, the last search's, failed low against its null
+    /// window: it bounds the move from above only.
+    #[inline]
+    pub(crate) fn failed_low(&self, score: Score) -> bool {
+        !self.full_window && score <= self.null_alpha
+    }
+
+    /// The score a null window failed high with before the full-window
+    /// search of a young brother: a lower bound on the move's (under way
+    /// or done).
+    #[inline]
+    pub(crate) fn proved(&self) -> Option<Score> {
+        self.proved
     }
 
     /// A null-window search at `alpha`, remembered.
@@ -312,6 +358,7 @@ impl MoveSearch {
         if score < beta {
             // The null window failed high inside the window: the full one.
             self.full_window = true;
+            self.proved = Some(score);
             return Some(ChildWindow {
                 alpha: -beta,
                 beta: -alpha,
@@ -388,6 +435,17 @@ mod tests {
             Some(window(-100, 0, 4, NodeType::Pv))
         );
         assert_eq!(plan.next(9, 0, 100, 5, NodeType::Pv), None);
+    }
+
+    #[test]
+    fn a_null_window_failing_high_into_the_full_window_proves_its_score() {
+        let mut plan = MoveSearch::new(2, 0);
+        plan.first(0, 100, 5, NodeType::Pv);
+        assert_eq!(plan.proved(), None);
+        assert!(plan.failed_low(0) && !plan.failed_low(1));
+        plan.next(7, 0, 100, 5, NodeType::Pv);
+        assert_eq!(plan.proved(), Some(7), "worth at least 7");
+        assert!(!plan.failed_low(-5), "a full-window score is the move's");
     }
 
     #[test]

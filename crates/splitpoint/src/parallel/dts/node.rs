@@ -215,14 +215,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
         let i = f.index;
         if proxy && score > f.alpha {
-            // A move of a split point: others may have raised alpha meanwhile.
+            // A move of a split point: others may have raised alpha (or
+            // proved a bound above it) meanwhile.
             let dts = self.dts.expect("proxies exist only under DTS");
-            f.alpha = dts.split_points[self.stack.base_sp].lock().result.alpha;
+            let mv = f.mv.expect("a frame awaiting a child has a move in flight");
+            f.alpha = dts.split_points[self.stack.base_sp]
+                .lock()
+                .result
+                .alpha_for(mv);
         }
         if let Some(w) = f.search.next(score, f.alpha, f.beta, f.depth, f.node_type) {
             // A re-search of the same child position (rare: the move is
             // played again, as its first search may have had no frame).
             let mv = f.mv.expect("a frame awaiting a child has a move in flight");
+            if let Some(bound) = f.search.proved().filter(|_| proxy) {
+                let dts = self.dts.expect("proxies exist only under DTS");
+                let sp = &dts.split_points[self.stack.base_sp];
+                sp.lock().result.prove(mv, bound);
+            }
             let child = f.pos.play(mv);
             return self.descend(child, w);
         }

@@ -50,7 +50,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 node.next += 1;
                 sp.open.store(node.next < node.moves.len(), Relaxed);
                 in_flight.push((me, *reported));
-                Some((i, node.moves[i], result.alpha, node.node_type))
+                let mv = node.moves[i];
+                Some((i, mv, result.alpha_for(mv), node.node_type))
             }
         };
         let Some((i, mv, alpha, node_type)) = taken else {
@@ -75,10 +76,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let f = &self.stack.frames[ply];
         let (i, depth) = (f.index, f.depth);
         let mv = f.mv.expect("a proxy reports the move it searched");
+        let failed_low = f.search.failed_low(score);
         let sp = &dts.split_points[self.stack.base_sp];
         let cut = {
             let mut d = sp.lock();
-            let cut = d.result.merge(mv, score, self.worker.pv_line(ply + 1)) == Merged::Cut;
+            let line = self.worker.pv_line(ply + 1);
+            let cut = d.result.merge_searched(mv, score, failed_low, line) == Merged::Cut;
             let me = self.ctx.thread;
             d.in_flight.retain(|&(t, _)| t != me);
             d.reported += 1;
@@ -212,13 +215,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.ancestors.clear();
             d.ancestors.extend_from_slice(&self.stack.frames[base..ply]);
             d.anc_base = base;
-            d.result = SharedResult {
-                alpha: f.alpha,
-                beta: f.beta,
-                best: f.best,
-                best_move: f.best_move,
-                pv: self.worker.pv_line(ply).iter().copied().collect(),
-            };
+            d.result = SharedResult::new(f.alpha, f.beta, f.best);
+            d.result.best_move = f.best_move;
+            d.result.pv = self.worker.pv_line(ply).iter().copied().collect();
+            if let (Some(mv), Some(bound)) = (f.mv, f.search.proved()) {
+                // The move in flight is in its full-window search already.
+                d.result.prove(mv, bound);
+            }
             // This thread (its move in flight) and the helper.
             d.workers = 2;
             d.reported = 0;

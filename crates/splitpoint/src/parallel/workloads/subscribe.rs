@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::*;
 use crate::driver::Helpers;
-use crate::score::INFINITY;
+use crate::parallel::shared_node::SharedResult;
 use crate::trace::EventKind;
 
 impl<G: Game> Workloads<G> {
@@ -103,12 +103,13 @@ impl<G: Game> Workloads<G> {
             };
             // A workload cut or cancelled meanwhile leaves the task its own
             // alpha: its result is not used.
-            let alpha_now = || {
-                let d = slot.lock();
-                let live = head.id.load(Relaxed) == id;
-                if live { d.node.result.alpha } else { -INFINITY }
+            let result = |f: &mut dyn FnMut(&mut SharedResult<G::Move>)| {
+                let mut d = slot.lock();
+                if head.id.load(Relaxed) == id {
+                    f(&mut d.node.result);
+                }
             };
-            let Some((score, nodes)) = task.run(worker, ctx, alpha_now) else {
+            let Some((score, nodes)) = task.run(worker, ctx, result) else {
                 if subscriber {
                     self.leave(slot.lock(), head);
                 }
