@@ -128,12 +128,15 @@
 //!   it either carries on or goes idle.
 //! - Sleep: idle threads spin a little, then sleep on a condition variable
 //!   with a 1 ms timeout (a missed wake-up costs at most that). Before
-//!   sleeping a thread announces itself in `sleepers` and re-checks for
-//!   candidates, open split points and requests addressed to it; publishing a
-//!   non-empty list, opening a split point, posting a request, posting the
-//!   root result and `finish` notify. No `yield_now`: on a loaded machine it
-//!   gives the core away for a whole time slice. A helper waiting for an
-//!   answer spins, then naps 50 µs at a time.
+//!   sleeping a thread sets the other threads' `PUBLISH` bits, also after a
+//!   refused request (a refusal can empty a list without anyone asking for a
+//!   new one: the thread would then sleep its whole nap; on FFO #40-#44 at two
+//!   threads this was half of the idle time), announces itself in `sleepers`
+//!   and re-checks for candidates, open split points and requests addressed
+//!   to it; publishing a non-empty list, opening a split point, posting a
+//!   request, posting the root result and `finish` notify. No `yield_now`:
+//!   on a loaded machine it gives the core away for a whole time slice. A
+//!   helper waiting for an answer spins, then naps 50 µs at a time.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard};

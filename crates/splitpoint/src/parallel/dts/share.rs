@@ -349,24 +349,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     backoff.reset();
                     continue;
                 }
-                match dts.choose(me) {
-                    Some((target, c)) => {
-                        if dts.post(me, target, c) {
-                            match self.await_answer(dts) {
-                                Some(id) => {
-                                    self.worker.count_idle(since);
-                                    self.work(dts, id);
-                                    since = Instant::now();
-                                    backoff.reset();
-                                    continue;
-                                }
-                                None if dts.done.load(Acquire) => break,
-                                None => {}
-                            }
+                if let Some((target, c)) = dts.choose(me)
+                    && dts.post(me, target, c)
+                {
+                    match self.await_answer(dts) {
+                        Some(id) => {
+                            self.worker.count_idle(since);
+                            self.work(dts, id);
+                            since = Instant::now();
+                            backoff.reset();
+                            continue;
                         }
+                        None if dts.done.load(Acquire) => break,
+                        None => {}
                     }
-                    None => dts.ask_for_candidates(me),
                 }
+                // Refused, or nothing to choose: ask for fresh lists before
+                // sleeping. A refusal may have emptied the list without a
+                // new request to publish, and then nobody would wake us
+                // before the nap ends.
+                dts.ask_for_candidates(me);
             }
             let root_done = &dts.root_done;
             backoff.snooze(&dts.sleep, || {
