@@ -224,7 +224,7 @@ impl<M: Copy + PartialEq, F: Fn(&mut dyn FnMut(&mut SharedResult<M>))> NodeAlpha
 
     fn failed_low(&self, score: Score) -> Score {
         let mut score = score;
-        (self.result)(&mut |r| score = score.min(r.alpha));
+        (self.result)(&mut |r| score = r.counted(score, true));
         score
     }
 }
@@ -304,10 +304,21 @@ impl<M: Copy + PartialEq> SharedResult<M> {
         }
     }
 
-    /// [`SharedResult::merge`] of a score that failed low (`failed_low`)
-    /// against a null window that may have stood above this node's alpha (at
-    /// a bound another move proved): such a score says only that the move
-    /// is no better than that bound, so it counts as at most alpha.
+    /// What a move's final `score` counts for here. One that failed low
+    /// (`failed_low`) against a null window that may have stood above this
+    /// node's alpha (at a bound another move proved) says only that the
+    /// move is no better than that bound: at most alpha.
+    #[inline]
+    pub(crate) fn counted(&self, score: Score, failed_low: bool) -> Score {
+        if failed_low {
+            score.min(self.alpha)
+        } else {
+            score
+        }
+    }
+
+    /// [`SharedResult::merge`] of a move's final score as it
+    /// [counts](SharedResult::counted).
     #[inline]
     pub(crate) fn merge_searched(
         &mut self,
@@ -316,11 +327,7 @@ impl<M: Copy + PartialEq> SharedResult<M> {
         failed_low: bool,
         line: &[M],
     ) -> Merged {
-        let score = if failed_low {
-            score.min(self.alpha)
-        } else {
-            score
-        };
+        let score = self.counted(score, failed_low);
         self.merge(mv, score, line)
     }
 
