@@ -57,12 +57,13 @@ impl GameName {
     /// The algorithm `auto` runs with more than one thread: the fastest at
     /// two threads over the runs of `splitpoint bench --game G --threads 1,2`
     /// in the parallel README's defaults table, where each run's speedups
-    /// are: DTS on Othello (its endgame solves too), chess and xiangqi,
-    /// workloads-shared on draughts. Synthetic trees keep YBW.
+    /// are: DTS on every game (Othello's endgame solves too). Synthetic
+    /// trees keep YBW.
     pub fn parallel_default(self) -> Algorithm {
         match self {
-            GameName::Othello | GameName::Chess | GameName::Xiangqi => Algorithm::Dts,
-            GameName::Draughts => Algorithm::Workloads { join_taken: true },
+            GameName::Othello | GameName::Chess | GameName::Draughts | GameName::Xiangqi => {
+                Algorithm::Dts
+            }
             GameName::Synthetic => Algorithm::Ybw { strong: false },
         }
     }

@@ -238,8 +238,7 @@ fn algorithm_help() -> String {
     format!(
         "Parallel algorithm: {}, or gpu (othello, a build with --features gpu: pv-split \
          with an OpenCL device searching the younger brothers) [default: serial with one \
-         thread; with more, the game's fastest: dts on othello, chess and xiangqi, \
-         workloads-shared on draughts]",
+         thread; with more, the game's fastest: dts (ybw on synthetic trees)]",
         names.join(", ")
     )
 }
