@@ -159,7 +159,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     }
 
     /// Answers a request and publishes candidates, as `attention` asks.
-    pub(super) fn serve(&mut self, dts: &Dts<G>) {
+    /// The frames `base..in_flight` are the ones with a move in flight:
+    /// those below the top one while it is entered, or all up to the top
+    /// one when it searches a move without a frame of its own.
+    pub(super) fn serve(&mut self, dts: &Dts<G>, in_flight: usize) {
         let slot = &dts.threads[self.ctx.thread];
         let bits = slot.attention.load(Relaxed);
         let mut publish = false;
@@ -167,7 +170,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             slot.attention.fetch_and(!REQUEST, Acquire);
             let request = lock(&slot.mailbox).take();
             if let Some(req) = request {
-                let answer = self.split_for(dts, req);
+                let answer = self.split_for(dts, req, in_flight);
                 if answer == REFUSED {
                     self.worker.stats.splits_refused += 1;
                 }
@@ -181,7 +184,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
         // The bit stays set until there is something to offer: idle threads
         // wait for candidates, not for a list.
-        if publish && self.publish(dts) {
+        if publish && self.publish(dts, in_flight) {
             slot.attention.fetch_and(!PUBLISH, Relaxed);
         }
         if publish {
@@ -191,10 +194,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
 
     /// Splits (or joins) the frame a request names, if it is still that
     /// node and still worth it: the split point id, or `REFUSED`.
-    pub(super) fn split_for(&mut self, dts: &Dts<G>, req: Request) -> usize {
-        let (base, base_sp, top, ply) =
-            (self.stack.base, self.stack.base_sp, self.stack.top, req.ply);
-        if ply < base || ply >= top || self.stack.frames[ply].serial != req.serial {
+    pub(super) fn split_for(&mut self, dts: &Dts<G>, req: Request, in_flight: usize) -> usize {
+        let (base, base_sp, ply) = (self.stack.base, self.stack.base_sp, req.ply);
+        if ply < base || ply >= in_flight || self.stack.frames[ply].serial != req.serial {
             return REFUSED;
         }
         if self.stack.is_proxy(ply) {
@@ -246,11 +248,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// Writes this thread's candidates (splittable frames, and its split
     /// point if it has moves left) for idle threads to choose from; true if
     /// there is any.
-    pub(super) fn publish(&mut self, dts: &Dts<G>) -> bool {
+    pub(super) fn publish(&mut self, dts: &Dts<G>, in_flight: usize) -> bool {
         let stack = &*self.stack;
         let mut list = lock(&dts.threads[self.ctx.thread].published);
         list.clear();
-        for ply in stack.base..stack.top {
+        for ply in stack.base..in_flight {
             let f = &stack.frames[ply];
             let merit = if stack.is_proxy(ply) {
                 if !dts.split_points[stack.base_sp].open.load(Relaxed) {
