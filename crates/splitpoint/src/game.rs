@@ -396,6 +396,20 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// Whether a node (`depth` plies left) may be worth sharing between
+    /// threads, besides the parallel search's own depth threshold: DTS
+    /// gives a node a frame of its explicit stack (which it needs to split
+    /// it, and which costs a little at every node) only where this holds.
+    /// Remaining depth is the usual proxy for a subtree's size; where it is
+    /// not (an Othello endgame solved to the end, whose depth also counts
+    /// the passes it may need), say so here. The default, always, leaves
+    /// it to depth.
+    #[inline]
+    fn splits_pay(&self, pos: &G, depth: i32) -> bool {
+        let _ = (pos, depth);
+        true
+    }
+
     /// An exact solver for small subtrees (the last empties of an Othello
     /// endgame). Called at every interior node with `depth` plies left; return
     /// `Some(score)` to stand for the whole subtree, `None` to search it normally.

@@ -33,6 +33,13 @@ const FASTEST_FIRST_EMPTIES: u32 = 7;
 /// with Edax's key, #45-#48 took 49.8 s at 10, 51.9 s at 13, 53.1 s at 16.
 const ETC_EMPTIES: u32 = SOLVE_EMPTIES + 2;
 
+/// The fewest empties at which a parallel search may share a node
+/// ([`Evaluator::splits_pay`]). On FFO #40-#44 at two threads (DTS, 5
+/// interleaved rounds) 10 and 11 took 0.8% less time than sharing every
+/// node above the solver's own ([`SOLVE_EMPTIES`]); 13 left the helper idle
+/// three times as long and was slower.
+const SPLIT_EMPTIES: u32 = SOLVE_EMPTIES + 2;
+
 /// No score is below this (every final score lies in -64..=64).
 const NO_SCORE: i32 = -100;
 
@@ -280,6 +287,14 @@ impl Evaluator<Othello> for OthelloExact {
     #[inline]
     fn transposition_cutoffs_pay(&self, pos: &Othello, _depth: i32) -> bool {
         pos.empty_count() >= ETC_EMPTIES
+    }
+
+    /// A parallel search gives no DTS frame below [`SPLIT_EMPTIES`]: such a
+    /// subtree takes a few microseconds, and its depth (which counts the
+    /// passes it may need) overstates it.
+    #[inline]
+    fn splits_pay(&self, pos: &Othello, _depth: i32) -> bool {
+        pos.empty_count() >= SPLIT_EMPTIES
     }
 
     /// Solves positions with at most [`SOLVE_EMPTIES`] empties when `depth` is

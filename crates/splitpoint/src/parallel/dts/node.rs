@@ -186,7 +186,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// [`Self::child_returned`].
     #[inline]
     pub(super) fn descend(&mut self, child: G, w: ChildWindow) -> Flow {
-        if w.depth >= dts_min_split_depth(self.ctx.exact) {
+        if w.depth >= dts_min_split_depth(self.ctx.exact)
+            && self.ctx.eval.splits_pay(&child, w.depth)
+        {
             self.push(child, w);
             return Flow::Continue;
         }
