@@ -35,8 +35,8 @@
 //!   was never offered: in chess the first such node of each iteration's
 //!   leftmost line left the helper idle for a quarter of a millisecond;
 //!   offering it halved the idle time of the four midgame suites). While
-//!   the bit is set it writes, at most once every
-//!   [`PUBLISH_INTERVAL`] nodes and under its `published` lock, one
+//!   the bit is set it writes, at most once every [`PUBLISH_INTERVAL`]
+//!   nodes and under its `published` lock, one
 //!   [`Candidate`] per splittable frame of its stack: ply, frame serial
 //!   number and a merit (remaining depth first, then expected ALL/PV nodes,
 //!   then CUT nodes with several moves already searched). Splittable:

@@ -193,10 +193,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             return Flow::Continue;
         }
         let ply = self.stack.top + 1;
-        // Offer the top frame too while its move is searched: else a node
-        // whose children all lie below the split depth is never offered,
-        // as no frame is entered below it (in chess the first such node of
-        // an iteration's leftmost line takes a quarter of a millisecond).
+        // Offer the top frame too while its move is searched: a node whose
+        // children all lie below the split depth enters no frame below it,
+        // and would never be offered.
         if let Some(dts) = self.dts
             && dts.threads[self.ctx.thread].attention.load(Relaxed) != 0
         {
