@@ -130,6 +130,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 (f.alpha, f.best, f.best_move) =
                     (d.result.alpha, d.result.best, d.result.best_move);
                 f.stage = Stage::Complete;
+                // The adopted frames carry the splitter's node counts: count
+                // what this thread spends under them from here.
+                let nodes = self.worker.stats.nodes;
+                for f in &mut self.stack.frames[anc_base..=p] {
+                    f.nodes_at_move = nodes;
+                }
                 self.worker.set_pv_line(p, &d.result.pv);
                 self.stack.base = anc_base;
                 self.stack.base_sp = parent;
