@@ -14,6 +14,7 @@
 //! (`splitpoint stress --seconds 14400`).
 
 mod protocols;
+mod solver;
 mod watchdog;
 
 use std::collections::HashMap;
@@ -23,14 +24,16 @@ use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use splitpoint::{Algorithm, Engine, Limits, Score};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Score};
 use splitpoint_bench::suite::Suite;
+use splitpoint_games::othello::Othello;
 
 use crate::MAX_THREADS;
 use crate::error::{Error, Result};
 use crate::games::{GameCommand, GameName, NamedGame, parse_game};
 
 use protocols::{Peers, Protocol, protocol_cases};
+use solver::solver_cases;
 use watchdog::Watchdog;
 
 /// Hammer every algorithm with short searches and stops, under a watchdog
@@ -39,8 +42,9 @@ use watchdog::Watchdog;
 /// algorithm × thread count, it runs searches stopped after a random delay,
 /// searches with a random move time (outside exact mode half of them find
 /// each iteration's score by MTD(f) probes), and exact-mode searches to a
-/// small depth whose scores must equal the serial search's; then the same
-/// through each engine protocol (UCI for chess and xiangqi, UCCI, Hub), in
+/// small depth whose scores must equal the serial search's (for Othello also
+/// the exact endgame solver on 12 to 18 empties, against the serial solver);
+/// then the same through each engine protocol (UCI for chess and xiangqi, UCCI, Hub), in
 /// long-lived engine processes. A search still running one grace period past
 /// its limit is a hang: the case, the seed and every thread's stack are
 /// printed and the run exits with status 3. A wrong score or a broken session
@@ -152,6 +156,10 @@ pub fn run(args: &StressArgs) -> Result<ExitCode> {
                 end,
             };
             game.dispatch(cases)?;
+            if game == GameName::Othello {
+                let openings = positions::<Othello>(game)?;
+                solver_cases(&openings, &plan, &mut rng, &mut tally, &watchdog, end);
+            }
             if plan.protocols {
                 for &proto in Protocol::of(game) {
                     protocol_cases(
@@ -176,8 +184,9 @@ pub fn run(args: &StressArgs) -> Result<ExitCode> {
     tally.report(&plan, args.max_stop_ms);
     let failed = !tally.failures.is_empty();
     println!(
-        "stress: {} searches, {} protocol searches in {:.0} s (seed {seed}): no hang, {} failed",
+        "stress: {} searches ({} scores checked against serial), {} protocol searches in {:.0} s (seed {seed}): no hang, {} failed",
         tally.searches,
+        tally.checked,
         tally.protocol_searches,
         start.elapsed().as_secs_f64(),
         tally.failures.len()
@@ -368,6 +377,7 @@ impl GameCommand for GameCases<'_> {
                 }
                 Ending::ExactDepth(d) if depth == d => {
                     let want = serial_score(&mut serial, pos, d);
+                    tally.checked += 1;
                     if score != want {
                         tally
                             .failures
@@ -393,18 +403,21 @@ fn positions<G: NamedGame>(game: GameName) -> Result<Vec<G>> {
 }
 
 /// Runs one search under the watchdog; for a `Stop` ending, another thread
-/// stops it `after` its first iteration. Returns the score, the depth
+/// stops it `after` its first iteration (a single-iteration search: `after`
+/// its start). Returns the score, the depth
 /// reached, the time from the stop to the search's return (if the stop came
 /// first) and the search's time.
-fn timed_search<G: NamedGame>(
-    engine: &mut Engine<G, G::Eval>,
+fn timed_search<G: Game, E: Evaluator<G>>(
+    engine: &mut Engine<G, E>,
     pos: &G,
     limits: &Limits,
     ending: Ending,
     watchdog: &Watchdog,
     case: &str,
 ) -> (Score, i32, Option<Duration>, Duration) {
-    let started = AtomicBool::new(false);
+    // A single-iteration search (the Othello solver's) reports only at its
+    // end: its stop counts from its start.
+    let started = AtomicBool::new(limits.single_iteration);
     let finished = AtomicBool::new(false);
     let stopped_at: Mutex<Option<Instant>> = Mutex::new(None);
     let handle = engine.stop_handle();
@@ -447,6 +460,8 @@ fn serial_score<G: NamedGame>(serial: &mut Engine<G, G::Eval>, pos: &G, depth: i
 #[derive(Default)]
 struct Tally {
     searches: u64,
+    /// In-process searches whose score was compared with the serial one.
+    checked: u64,
     protocol_searches: u64,
     failures: Vec<String>,
     /// Milliseconds from `stop()` to the search's return, per configuration.
