@@ -41,7 +41,8 @@ pub struct Stats {
     pub device_micros: u64,
     /// Nodes that met the split conditions but found no idle thread or no free split point.
     pub splits_refused: u64,
-    /// Nodes searched under a split point that a cutoff then made useless.
+    /// Nodes searched under a split point that a cutoff then made useless
+    /// (or, in DTS, a full-window search that others' moves overtook).
     pub aborted_nodes: u64,
     /// Time threads spent waiting for work, in microseconds (summed over threads).
     pub idle_micros: u64,

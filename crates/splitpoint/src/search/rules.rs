@@ -319,6 +319,30 @@ impl MoveSearch {
         self.proved
     }
 
+    /// Whether the full-window search under way has been overtaken: other
+    /// threads have raised the node's alpha to what the null window proved,
+    /// so the move can no longer raise it that far and the serial loop would
+    /// ask it again in a null window at that alpha (as `next` does when
+    /// alpha rose before the full-window search began).
+    #[inline]
+    pub(crate) fn overtaken(&self, alpha: Score) -> bool {
+        self.proved.is_some_and(|proved| proved <= alpha)
+    }
+
+    /// After [`MoveSearch::overtaken`]: the move asked again in a null
+    /// window at `alpha`, at full depth.
+    #[inline]
+    pub(crate) fn ask_again(
+        &mut self,
+        alpha: Score,
+        depth: i32,
+        node_type: NodeType,
+    ) -> ChildWindow {
+        self.full_window = false;
+        self.proved = None;
+        self.null_window(alpha, depth - 1, node_type.child(self.index))
+    }
+
     /// A null-window search at `alpha`, remembered.
     #[inline]
     fn null_window(&mut self, alpha: Score, depth: i32, node_type: NodeType) -> ChildWindow {
@@ -485,5 +509,31 @@ mod tests {
         plan.first(0, 100, 5, NodeType::Pv);
         plan.next(6, 10, 100, 5, NodeType::Pv);
         assert_eq!(plan.next(8, 10, 100, 5, NodeType::Pv), None);
+    }
+
+    #[test]
+    fn a_full_window_search_overtaken_by_alpha_is_asked_again_in_a_null_window() {
+        // Failed high at 0 with 7: the full window from 0 is under way.
+        let mut plan = MoveSearch::new(2, 0);
+        plan.first(0, 100, 5, NodeType::Pv);
+        plan.next(7, 0, 100, 5, NodeType::Pv);
+        assert!(!plan.overtaken(6), "it may still raise alpha to 7");
+        assert!(plan.overtaken(7) && plan.overtaken(12));
+        assert_eq!(
+            plan.ask_again(12, 5, NodeType::Pv),
+            window(-13, -12, 4, NodeType::Cut)
+        );
+        assert_eq!(plan.proved(), None);
+        assert!(plan.failed_low(12), "a null-window score again");
+        assert!(!plan.overtaken(100));
+        // Beating 12 too: the full window from there.
+        assert_eq!(
+            plan.next(20, 12, 100, 5, NodeType::Pv),
+            Some(window(-100, -12, 4, NodeType::Pv))
+        );
+        // The first move's full window proves nothing: never overtaken.
+        let mut first = MoveSearch::new(0, 0);
+        first.first(0, 100, 5, NodeType::Pv);
+        assert!(!first.overtaken(50));
     }
 }

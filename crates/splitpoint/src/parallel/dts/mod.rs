@@ -98,6 +98,12 @@
 //!   whose result is not final (moves left, or a move abandoned) releases it
 //!   and leaves the enclosing split point the same way; the last thread out of
 //!   a cut-off split point continues upward with its (≥ beta) result.
+//! - **Overtaken.** Outside exact mode, a thread whose move at its split
+//!   point is in a full-window search that the others' moves have overtaken
+//!   (the split point's `alpha` has reached what the move's null window
+//!   proved) drops its private frames at the next node it enters and asks
+//!   the move again in a null window at that alpha, as the serial loop
+//!   would have (`Searcher::ask_again`).
 //! - **Stop.** On the global stop a thread drops its stack without touching
 //!   any split point and goes idle; thread 0 ends the search with the last
 //!   completed iteration and raises `done`; split points left half-done die
@@ -384,6 +390,9 @@ struct DtsSplitPoint<G: Game> {
     /// The node's remaining depth: idle threads join the deepest-remaining
     /// (shallowest) open split point first. A hint, like `open`.
     depth: AtomicI32,
+    /// The result's alpha, mirrored (written under the lock) for the
+    /// threads below to see it rise without taking the lock.
+    alpha: AtomicI32,
 }
 
 impl<G: Game> DtsSplitPoint<G> {
@@ -407,6 +416,7 @@ impl<G: Game> DtsSplitPoint<G> {
             open: AtomicBool::new(false),
             parent: AtomicUsize::new(NO_SPLIT_POINT),
             depth: AtomicI32::new(0),
+            alpha: AtomicI32::new(-INFINITY),
         }
     }
 

@@ -82,6 +82,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             let mut d = sp.lock();
             let line = self.worker.pv_line(ply + 1);
             let cut = d.result.merge_searched(mv, score, failed_low, line) == Merged::Cut;
+            sp.alpha.store(d.result.alpha, Relaxed);
             let me = self.ctx.thread;
             d.in_flight.retain(|&(t, _)| t != me);
             d.reported += 1;
@@ -164,6 +165,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.leave(dts, false)
     }
 
+    /// The base split point's alpha has overtaken its move's full-window
+    /// search ([`MoveSearch::overtaken`]): drop the private frames above
+    /// it and ask the move again in a null window at that alpha.
+    pub(super) fn ask_again(&mut self, dts: &Dts<G>) -> Flow {
+        let base = self.stack.base;
+        let nodes = self.worker.stats.nodes;
+        self.worker.stats.aborted_nodes += nodes - self.stack.frames[base].nodes_at_move;
+        self.stack.top = base;
+        let f = &mut self.stack.frames[base];
+        let mv = f.mv.expect("a proxy's move is in flight");
+        f.alpha = dts.split_points[self.stack.base_sp]
+            .lock()
+            .result
+            .alpha_for(mv);
+        f.nodes_at_move = nodes;
+        let w = f.search.ask_again(f.alpha, f.depth, f.node_type);
+        let child = f.pos.play(mv);
+        self.descend(child, w)
+    }
+
     /// Answers a request and publishes candidates, as `attention` asks.
     /// The frames `base..in_flight` are the ones with a move in flight:
     /// those below the top one while it is entered, or all up to the top
@@ -239,6 +260,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.closed = false;
             sp.parent.store(base_sp, Relaxed);
             sp.depth.store(f.depth, Relaxed);
+            sp.alpha.store(f.alpha, Relaxed);
             sp.cutoff.store(false, Relaxed);
             sp.open.store(true, Relaxed);
         }
