@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use splitpoint::testing::iterative_vs_recursive;
 use splitpoint::{Algorithm, Engine, Game, INFINITY, Limits};
-use splitpoint_games::othello::{OthelloEval, OthelloExact};
+use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
 use splitpoint_games::synthetic::SyntheticEval;
 
 mod common;
-use common::{assert_same_steps, bigger_trees_splits, random_othello, tree};
+use common::{assert_legal_line, assert_same_steps, bigger_trees_splits, random_othello, tree};
 
 const FULL: (i32, i32) = (-INFINITY, INFINITY);
 
@@ -86,5 +86,36 @@ fn dts_honours_a_movetime() {
             start.elapsed()
         );
         assert!(r.best_move.is_some(), "dts × {threads}: no move");
+    }
+}
+
+#[test]
+fn lines_stay_legal_when_a_thread_takes_a_node_over() {
+    // The last thread out of a finished split point continues the search
+    // above it with the splitter's frames, and must continue the splitter's
+    // best lines at those plies too, not its own from elsewhere in the tree
+    // (before: an illegal line in 8 of 12 two-thread searches from the start).
+    let roots = [
+        Othello::start(),
+        random_othello(3, 12),
+        random_othello(8, 20),
+    ];
+    for root in roots {
+        for threads in [2, 8] {
+            for exact in [false, true] {
+                let mut engine = Engine::new(OthelloEval, 8);
+                engine.set_parallelism(Algorithm::Dts, threads);
+                let limits = Limits {
+                    exact,
+                    ..Limits::to_depth(9)
+                };
+                for _ in 0..3 {
+                    engine.clear();
+                    let r = engine.search(&root, &limits);
+                    let tag = format!("dts × {threads}, exact {exact}, {}", root.position_text());
+                    assert_legal_line(&root, &r.pv, &tag);
+                }
+            }
+        }
     }
 }

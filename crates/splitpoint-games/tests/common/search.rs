@@ -113,7 +113,8 @@ pub fn assert_cases_exact<G: Game, E: Evaluator<G> + Clone>(
 }
 
 /// Asserts that `r`, an exact search of `pos` to `depth`, scores `expected`
-/// (negamax's), and that its best move's child scores the same.
+/// (negamax's), that its best move's child scores the same, and that its
+/// line is one the game allows.
 #[track_caller]
 pub fn assert_exact_result<G: Game, E: Evaluator<G>>(
     r: &SearchResult<G::Move>,
@@ -130,6 +131,20 @@ pub fn assert_exact_result<G: Game, E: Evaluator<G>>(
         expected,
         "{tag}: best move"
     );
+    assert_legal_line(pos, &r.pv, tag);
+}
+
+/// Asserts that `line` can be played from `pos`, move after move.
+#[track_caller]
+pub fn assert_legal_line<G: Game>(pos: &G, line: &[G::Move], tag: &str) {
+    let mut at = pos.clone();
+    for (k, &mv) in line.iter().enumerate() {
+        assert!(
+            at.outcome().is_none() && at.legal_moves().contains(&mv),
+            "{tag}: move {k} of the line {line:?} is not legal"
+        );
+        at = at.play(mv);
+    }
 }
 
 /// `algorithm` on `threads` threads searches the trees `b=6,d=8,q=0.6` of

@@ -361,6 +361,9 @@ struct DtsSplitData<G: Game> {
     /// Copies of the frames `anc_base..node.ply` of the thread that split:
     /// `frames[anc_base]` is the proxy of `parent` (or the root frame).
     ancestors: Vec<Frame<G>>,
+    /// That thread's best lines at those plies: the frames' best moves'
+    /// lines, which whoever takes the node over continues from.
+    ancestor_lines: Vec<ArrayVec<G::Move, MAX_PLY>>,
     anc_base: usize,
     /// The move loop's result so far (alpha, best, best move, its line).
     result: SharedResult<G::Move>,
@@ -402,6 +405,7 @@ impl<G: Game> DtsSplitPoint<G> {
             data: CachePadded::new(Mutex::new(DtsSplitData {
                 node: Frame::new(pos.clone()),
                 ancestors: Vec::new(),
+                ancestor_lines: Vec::new(),
                 anc_base: 0,
                 result: SharedResult::unused(),
                 workers: 0,

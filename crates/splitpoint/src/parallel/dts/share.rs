@@ -126,6 +126,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 let anc_base = d.anc_base;
                 self.stack.ensure(p + 1, &d.node.pos);
                 self.stack.frames[anc_base..p].clone_from_slice(&d.ancestors);
+                for (k, line) in d.ancestor_lines.iter().enumerate() {
+                    self.worker.set_pv_line(anc_base + k, line);
+                }
                 let f = &mut self.stack.frames[p];
                 f.clone_from(&d.node);
                 (f.alpha, f.best, f.best_move) =
@@ -243,6 +246,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.node.clone_from(f);
             d.ancestors.clear();
             d.ancestors.extend_from_slice(&self.stack.frames[base..ply]);
+            d.ancestor_lines.resize_with(ply - base, ArrayVec::new);
+            for (k, line) in d.ancestor_lines.iter_mut().enumerate() {
+                line.clear();
+                line.extend(self.worker.pv_line(base + k).iter().copied());
+            }
             d.anc_base = base;
             d.result = SharedResult::new(f.alpha, f.beta, f.best);
             d.result.best_move = f.best_move;
