@@ -358,34 +358,11 @@ impl GameCommand for GameCases<'_> {
                 mtdf,
                 ..limits
             };
-            let (score, depth, stop_latency, elapsed) =
-                timed_search(&mut engine, pos, &limits, ending, watchdog, &case);
-            tally.searches += 1;
+            let run = timed_search(&mut engine, pos, &limits, ending, watchdog, &case);
             let key = (algorithm.name(), threads);
-            match ending {
-                Ending::Stop { .. } => {
-                    if let Some(latency) = stop_latency {
-                        tally.stop_ms.entry(key).or_default().push(ms(latency));
-                    }
-                }
-                Ending::Movetime(t) => {
-                    tally
-                        .overshoot_ms
-                        .entry(key)
-                        .or_default()
-                        .push(ms(elapsed.saturating_sub(t)));
-                }
-                Ending::ExactDepth(d) if depth == d => {
-                    let want = serial_score(&mut serial, pos, d);
-                    tally.checked += 1;
-                    if score != want {
-                        tally
-                            .failures
-                            .push(format!("wrong score: {case}: {score}, serial says {want}"));
-                    }
-                }
-                Ending::ExactDepth(_) => {}
-            }
+            tally.record(key, &case, ending, run, |d| {
+                serial_score(&mut serial, pos, d)
+            });
         }
         Ok(())
     }
@@ -404,9 +381,7 @@ fn positions<G: NamedGame>(game: GameName) -> Result<Vec<G>> {
 
 /// Runs one search under the watchdog; for a `Stop` ending, another thread
 /// stops it `after` its first iteration (a single-iteration search: `after`
-/// its start). Returns the score, the depth
-/// reached, the time from the stop to the search's return (if the stop came
-/// first) and the search's time.
+/// its start).
 fn timed_search<G: Game, E: Evaluator<G>>(
     engine: &mut Engine<G, E>,
     pos: &G,
@@ -414,7 +389,7 @@ fn timed_search<G: Game, E: Evaluator<G>>(
     ending: Ending,
     watchdog: &Watchdog,
     case: &str,
-) -> (Score, i32, Option<Duration>, Duration) {
+) -> Run {
     // A single-iteration search (the Othello solver's) reports only at its
     // end: its stop counts from its start.
     let started = AtomicBool::new(limits.single_iteration);
@@ -447,7 +422,22 @@ fn timed_search<G: Game, E: Evaluator<G>>(
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .map(|at| end.saturating_duration_since(at));
-    (result.score, result.depth, stop_latency, end - begin)
+    Run {
+        score: result.score,
+        depth: result.depth,
+        stop_latency,
+        elapsed: end - begin,
+    }
+}
+
+/// What one case's search did.
+struct Run {
+    score: Score,
+    /// The depth it completed.
+    depth: i32,
+    /// From the stop to its return, if the stop came first.
+    stop_latency: Option<Duration>,
+    elapsed: Duration,
 }
 
 /// The serial exact score of `pos` at `depth`.
@@ -473,6 +463,42 @@ struct Tally {
 }
 
 impl Tally {
+    /// Counts one in-process case under `key` (algorithm, threads): its stop
+    /// latency or move-time overshoot, or for an exact case that completed
+    /// its depth, its score against `serial`'s at that depth.
+    fn record(
+        &mut self,
+        key: (&'static str, usize),
+        case: &str,
+        ending: Ending,
+        run: Run,
+        serial: impl FnOnce(i32) -> Score,
+    ) {
+        self.searches += 1;
+        match ending {
+            Ending::Stop { .. } => {
+                if let Some(latency) = run.stop_latency {
+                    self.stop_ms.entry(key).or_default().push(ms(latency));
+                }
+            }
+            Ending::Movetime(t) => {
+                let over = ms(run.elapsed.saturating_sub(t));
+                self.overshoot_ms.entry(key).or_default().push(over);
+            }
+            Ending::ExactDepth(d) if run.depth == d => {
+                let want = serial(d);
+                self.checked += 1;
+                if run.score != want {
+                    self.failures.push(format!(
+                        "wrong score: {case}: {}, serial says {want}",
+                        run.score
+                    ));
+                }
+            }
+            Ending::ExactDepth(_) => {}
+        }
+    }
+
     /// Prints the latency tables; records the stops slower than `max_ms`
     /// as failures.
     fn report(&mut self, plan: &Plan, max_ms: Option<f64>) {

@@ -60,36 +60,12 @@ pub(super) fn solver_cases(
             pos.empty_count(),
             pos.position_text()
         );
-        let (score, depth, stop_latency, elapsed) =
-            timed_search(&mut engine, &pos, &limits, ending, watchdog, &case);
-        tally.searches += 1;
+        let run = timed_search(&mut engine, &pos, &limits, ending, watchdog, &case);
         let key = (algorithm.name(), threads);
-        match ending {
-            Ending::Stop { .. } => {
-                if let Some(latency) = stop_latency {
-                    tally
-                        .stop_ms
-                        .entry(key)
-                        .or_default()
-                        .push(super::ms(latency));
-                }
-            }
-            Ending::Movetime(t) => {
-                let over = super::ms(elapsed.saturating_sub(t));
-                tally.overshoot_ms.entry(key).or_default().push(over);
-            }
-            Ending::ExactDepth(d) if depth == d => {
-                serial.set_parallelism(Algorithm::Serial, 1);
-                let want = serial.search(&pos, &solve).score;
-                tally.checked += 1;
-                if score != want {
-                    tally.failures.push(format!(
-                        "wrong score: {case}: {score}, the serial solver says {want}"
-                    ));
-                }
-            }
-            Ending::ExactDepth(_) => {}
-        }
+        tally.record(key, &case, ending, run, |_| {
+            serial.set_parallelism(Algorithm::Serial, 1);
+            serial.search(&pos, &solve).score
+        });
     }
 }
 
