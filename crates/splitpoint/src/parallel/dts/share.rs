@@ -161,20 +161,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
 
     /// A cutoff above: drop the private frames and leave without reporting.
     pub(super) fn abandon(&mut self, dts: &Dts<G>) -> Flow {
+        self.count_move_aborted();
+        self.leave(dts, false)
+    }
+
+    /// Counts the nodes spent on the base frame's move in flight as aborted
+    /// (unless the search is stopping: then nothing was wasted by choice).
+    fn count_move_aborted(&mut self) {
         if !self.ctx.stop.load(Relaxed) {
             let spent = self.worker.stats.nodes - self.stack.frames[self.stack.base].nodes_at_move;
             self.worker.stats.aborted_nodes += spent;
         }
-        self.leave(dts, false)
     }
 
     /// The base split point's alpha has overtaken its move's full-window
     /// search ([`MoveSearch::overtaken`]): drop the private frames above
     /// it and ask the move again in a null window at that alpha.
     pub(super) fn ask_again(&mut self, dts: &Dts<G>) -> Flow {
+        self.count_move_aborted();
         let base = self.stack.base;
         let nodes = self.worker.stats.nodes;
-        self.worker.stats.aborted_nodes += nodes - self.stack.frames[base].nodes_at_move;
         self.stack.top = base;
         let f = &mut self.stack.frames[base];
         let mv = f.mv.expect("a proxy's move is in flight");
