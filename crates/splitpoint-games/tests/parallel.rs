@@ -38,8 +38,19 @@ fn deeper_trees_split_and_stay_exact() {
         for threads in [2, 4] {
             let mut engine = Engine::new(SyntheticEval, 4);
             engine.set_parallelism(algorithm, threads);
+            let shares = !matches!(
+                algorithm,
+                Algorithm::Serial | Algorithm::SharedTt | Algorithm::LazySmp
+            );
             let mut splits = 0;
-            for seed in 0..3 {
+            // Three trees at least; up to ten while no split has been seen:
+            // ABDADA defers a move only when two threads meet at a node,
+            // which a loaded 2-core machine may not schedule in three
+            // searches.
+            for seed in 0..10 {
+                if seed >= 3 && (splits > 0 || !shares) {
+                    break;
+                }
                 // A synthetic tree's true value is known by construction.
                 let root = tree(&format!("b=7,d=10,seed={seed},q=0.6"));
                 let r = engine.search(&root, &Limits::to_depth(10).exact());
@@ -51,10 +62,7 @@ fn deeper_trees_split_and_stay_exact() {
                 splits += r.stats.splits;
             }
             // Every algorithm that shares work explicitly must have done so.
-            if !matches!(
-                algorithm,
-                Algorithm::Serial | Algorithm::SharedTt | Algorithm::LazySmp
-            ) {
+            if shares {
                 assert!(splits > 0, "{algorithm} × {threads} never split");
             }
         }

@@ -371,8 +371,8 @@ struct DtsSplitData<G: Game> {
     workers: usize,
     /// Moves reported here so far.
     reported: u32,
-    /// The moves in flight: who searches each, and `reported` when taken.
-    in_flight: Vec<(usize, u32)>,
+    /// The moves in flight, each with `reported` when it was taken.
+    in_flight: Vec<(G::Move, u32)>,
     /// A move was given up without a result: not final unless cut off.
     aborted: bool,
     /// The last worker left: nobody may join.

@@ -12,7 +12,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     pub(super) fn next_shared_move(&mut self) -> Flow {
         let dts = self.dts.expect("proxies exist only under DTS");
         let sp = &dts.split_points[self.stack.base_sp];
-        let me = self.ctx.thread;
         let taken = {
             let mut d = sp.lock();
             let DtsSplitData {
@@ -49,8 +48,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 pick_best(&mut node.moves, &mut node.keys, i);
                 node.next += 1;
                 sp.open.store(node.next < node.moves.len(), Relaxed);
-                in_flight.push((me, *reported));
                 let mv = node.moves[i];
+                in_flight.push((mv, *reported));
                 Some((i, mv, result.alpha_for(mv), node.node_type))
             }
         };
@@ -83,8 +82,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             let line = self.worker.pv_line(ply + 1);
             let cut = d.result.merge_searched(mv, score, failed_low, line) == Merged::Cut;
             sp.alpha.store(d.result.alpha, Relaxed);
-            let me = self.ctx.thread;
-            d.in_flight.retain(|&(t, _)| t != me);
+            // By move, not by thread: a thread that takes a node over
+            // reports moves of its ancestors that other threads took.
+            d.in_flight.retain(|&(m, _)| m != mv);
             d.reported += 1;
             if cut {
                 sp.cutoff.store(true, Relaxed);
@@ -122,6 +122,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             let complete =
                 sp.cutoff.load(Relaxed) || (d.node.next >= d.node.moves.len() && !d.aborted);
             if complete {
+                debug_assert!(
+                    sp.cutoff.load(Relaxed) || d.in_flight.is_empty(),
+                    "every move taken at a finished split point was reported"
+                );
                 let p = d.node.ply;
                 let anc_base = d.anc_base;
                 self.stack.ensure(p + 1, &d.node.pos);
@@ -269,7 +273,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.workers = 2;
             d.reported = 0;
             d.in_flight.clear();
-            d.in_flight.push((self.ctx.thread, 0));
+            d.in_flight.extend(f.mv.map(|mv| (mv, 0)));
             d.aborted = false;
             d.closed = false;
             sp.parent.store(base_sp, Relaxed);
