@@ -21,10 +21,17 @@
 //! brother the first would beat anyway had cost a third more nodes. In
 //! exact mode the bound is a true one, so the score is serial's.
 //!
+//! And one rule puts a serial one back: of two moves with the same score
+//! the serial loop keeps the earlier, while threads keep the one that
+//! finished first. Outside exact mode, a bound a later move set is one
+//! lower for an earlier move, so a tie makes the earlier move the best
+//! (see [`SharedResult::alpha_for`]).
+//!
 //! YBW's and DTS's split points also sit in a tree of split points (each
 //! knows the one it lies below): [`cut_off_on_chain`] is the walk up that
 //! tree every node of theirs makes to learn whether its work is still wanted.
 
+use std::cell::Cell;
 use std::sync::atomic::Ordering::Relaxed;
 
 use arrayvec::ArrayVec;
@@ -115,7 +122,8 @@ impl<G: Game> SharedNode<G> {
         self.moves.extend(node.moves.iter().copied());
         self.keys.clear();
         self.keys.extend(node.keys.iter().copied());
-        self.result = SharedResult::new(node.alpha, node.beta, node.best);
+        self.result =
+            SharedResult::new(node.alpha, node.beta, node.best).with_serial_ties(!node.ctx.exact);
     }
 
     /// Takes the move with the best key from `i` on (brought to `i`), to be
@@ -142,7 +150,7 @@ impl<G: Game> SharedNode<G> {
             mv,
             child,
             label,
-            alpha: self.result.alpha,
+            alpha: self.result.alpha_for(mv, index),
             beta: self.result.beta,
             depth: self.depth,
             ply: self.ply,
@@ -150,32 +158,47 @@ impl<G: Game> SharedNode<G> {
         }
     }
 
-    /// Merges the score `worker` found for `mv` (its line is the worker's).
-    pub(crate) fn report(&mut self, mv: G::Move, score: Score, worker: &Worker<G>) -> Merged {
-        self.result.merge(mv, score, worker.pv_line(self.ply + 1))
+    /// Merges what `worker` found for `task` (its line is the worker's).
+    pub(crate) fn report(
+        &mut self,
+        task: &Task<G>,
+        searched: Searched,
+        worker: &Worker<G>,
+    ) -> Merged {
+        let line = worker.pv_line(self.ply + 1);
+        self.result.merge_searched(
+            task.mv,
+            task.index,
+            searched.score,
+            searched.failed_low,
+            line,
+        )
     }
 }
 
 impl<G: Game> Task<G> {
     /// Searches the move as the serial loop would (null window, reduction,
-    /// re-searches), a span of the timeline: the score (the node's view) and
-    /// the nodes it took, or `None` if the worker stopped meanwhile — the
-    /// work is then thrown away, and counted as aborted unless the whole
-    /// search stopped. `result` lends the node's result, under its lock, to
-    /// what it is called with (or does not, if the node is gone): the move
-    /// reads the alpha others may have raised (a re-search takes the risen
-    /// one) and tells the bound it proves (see [`SharedResult::prove`]).
+    /// re-searches), a span of the timeline, or `None` if the worker stopped
+    /// meanwhile — the work is then thrown away, and counted as aborted
+    /// unless the whole search stopped. `result` lends the node's result,
+    /// under its lock, to what it is called with (or does not, if the node
+    /// is gone): the move reads the alpha others may have raised (a
+    /// re-search takes the risen one) and tells the bound it proves (see
+    /// [`SharedResult::prove`]).
     pub(crate) fn run<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
         result: impl Fn(&mut dyn FnMut(&mut SharedResult<G::Move>)),
-    ) -> Option<(Score, u64)> {
+    ) -> Option<Searched> {
         let since = worker.trace_clock();
         let nodes_before = worker.stats.nodes;
+        let failed_low = Cell::new(false);
         let alpha = TaskAlpha {
             mv: self.mv,
+            index: self.index,
             floor: self.alpha,
+            failed_low: &failed_low,
             result,
         };
         let score = worker.search_child(
@@ -196,35 +219,55 @@ impl<G: Game> Task<G> {
         if stopped && !ctx.stop.load(Relaxed) {
             worker.stats.aborted_nodes += nodes;
         }
-        (!stopped).then_some((score, nodes))
+        (!stopped).then(|| Searched {
+            score,
+            failed_low: failed_low.get(),
+            nodes,
+        })
     }
+}
+
+/// A task's finished search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Searched {
+    /// The fail-soft score, the node's view.
+    pub score: Score,
+    /// The last search was a null window that failed low: an upper bound
+    /// only ([`SharedResult::merge_searched`]).
+    pub failed_low: bool,
+    /// The nodes it took.
+    pub nodes: u64,
 }
 
 /// A task's view of its node's alpha (see [`NodeAlpha`]), through the
 /// node's result that `result` lends.
-struct TaskAlpha<M, F> {
+struct TaskAlpha<'a, M, F> {
     mv: M,
+    index: usize,
     /// The alpha the task was taken with.
     floor: Score,
+    /// Set when the move's last search failed low.
+    failed_low: &'a Cell<bool>,
     result: F,
 }
 
 impl<M: Copy + PartialEq, F: Fn(&mut dyn FnMut(&mut SharedResult<M>))> NodeAlpha
-    for TaskAlpha<M, F>
+    for TaskAlpha<'_, M, F>
 {
     fn now(&self) -> Score {
         let mut alpha = self.floor;
-        (self.result)(&mut |r| alpha = alpha.max(r.alpha_for(self.mv)));
+        (self.result)(&mut |r| alpha = alpha.max(r.alpha_for(self.mv, self.index)));
         alpha
     }
 
     fn proved(&self, bound: Score) {
-        (self.result)(&mut |r| r.prove(self.mv, bound));
+        (self.result)(&mut |r| r.prove(self.mv, self.index, bound));
     }
 
+    /// Merged as what it counts for at the report
+    /// ([`SharedResult::merge_searched`]).
     fn failed_low(&self, score: Score) -> Score {
-        let mut score = score;
-        (self.result)(&mut |r| score = r.counted(score, true));
+        self.failed_low.set(true);
         score
     }
 }
@@ -241,11 +284,17 @@ pub(crate) struct SharedResult<M> {
     pub best_move: Option<M>,
     /// Its line, the move first.
     pub pv: ArrayVec<M, MAX_PLY>,
+    /// The index (in the node's move order) of the move whose exact score
+    /// alpha is, or 0 for the alpha the node was shared with (which moves
+    /// before every shared one set).
+    alpha_index: usize,
     /// The highest score a move's null window has proved while the move is
     /// searched again in the full window (it will raise alpha at least
-    /// this far), and that move.
+    /// this far), that move and its index.
     proven: Score,
-    prover: Option<M>,
+    prover: Option<(M, usize)>,
+    /// Ties go to the earlier move (see [`SharedResult::alpha_for`]).
+    serial_ties: bool,
 }
 
 /// What a merged score did.
@@ -269,9 +318,25 @@ impl<M: Copy + PartialEq> SharedResult<M> {
             best,
             best_move: None,
             pv: ArrayVec::new(),
+            alpha_index: 0,
             proven: -INFINITY,
             prover: None,
+            serial_ties: false,
         }
+    }
+
+    /// With ties going to the earlier move (see [`SharedResult::alpha_for`])
+    /// if `on`.
+    pub(crate) fn with_serial_ties(mut self, on: bool) -> Self {
+        self.serial_ties = on;
+        self
+    }
+
+    /// Where the `index`-th move stands among the moves for ties: its
+    /// index, or, without the tie rule, after every move.
+    #[inline]
+    fn tie_order(&self, index: usize) -> usize {
+        if self.serial_ties { index } else { usize::MAX }
     }
 
     /// An empty result, for a slot not in use.
@@ -279,28 +344,47 @@ impl<M: Copy + PartialEq> SharedResult<M> {
         Self::new(-INFINITY, INFINITY, -INFINITY)
     }
 
-    /// The alpha to search `mv` at now: alpha, or the bound another move
-    /// has proved above it (see [`SharedResult::prove`]).
+    /// The alpha to search `mv`, the `index`-th move, at now: alpha, or the
+    /// bound another move has proved above it (see [`SharedResult::prove`]).
+    ///
+    /// Ties go to the earlier move, as in the serial loop, where a later
+    /// move must beat the earlier one's score to replace it: a bound set by
+    /// a later move is lowered by one for an earlier move, which then
+    /// fails high on an equal score and is searched to its exact value.
+    /// Which of two equal root moves wins orders the next iteration: in
+    /// Bratko-Kopec 20 at depth 7 a dozen moves score -37, and the one
+    /// that finished first, not the first in order, cost the two-thread
+    /// search at depth 8 twice serial's nodes.
+    ///
+    /// Only outside exact mode ([`SharedResult::with_serial_ties`]): the
+    /// earlier move's full-window search is then a second one, which in
+    /// exact mode the table gives little of back (draughts' exact suite
+    /// took 5% more nodes at two threads; chess's nodes did not move,
+    /// xiangqi's fell 2%).
     #[inline]
-    pub(crate) fn alpha_for(&self, mv: M) -> Score {
-        if self.prover == Some(mv) {
-            self.alpha
-        } else {
-            self.alpha.max(self.proven)
+    pub(crate) fn alpha_for(&self, mv: M, index: usize) -> Score {
+        let index = self.tie_order(index);
+        let alpha = self.alpha - Score::from(self.alpha_index > index);
+        match self.prover {
+            Some((prover, at)) if prover != mv => alpha.max(self.proven - Score::from(at > index)),
+            _ => alpha,
         }
     }
 
-    /// `mv`'s null window failed high with `score`, and the move is now
-    /// searched again in the full window. Until that ends, other moves need
-    /// only be asked whether they beat `score`: a young brother failing
-    /// high on the same stale alpha is then not searched in the full
-    /// window too (a PV subtree, without null moves, reductions or table
-    /// cutoffs) to be beaten anyway, as the serial loop never does.
+    /// `mv` (the `index`-th move)'s null window failed high with `score`,
+    /// and the move is now searched again in the full window. Until that
+    /// ends, other moves need only be asked whether they beat `score`: a
+    /// young brother failing high on the same stale alpha is then not
+    /// searched in the full window too (a PV subtree, without null moves,
+    /// reductions or table cutoffs) to be beaten anyway, as the serial loop
+    /// never does.
     #[inline]
-    pub(crate) fn prove(&mut self, mv: M, score: Score) {
-        if score > self.proven {
+    pub(crate) fn prove(&mut self, mv: M, index: usize, score: Score) {
+        let index = self.tie_order(index);
+        let earlier = self.prover.is_some_and(|(_, at)| index < at);
+        if score > self.proven || (score == self.proven && earlier) {
             self.proven = score;
-            self.prover = Some(mv);
+            self.prover = Some((mv, index));
         }
     }
 
@@ -317,18 +401,31 @@ impl<M: Copy + PartialEq> SharedResult<M> {
         }
     }
 
-    /// [`SharedResult::merge`] of a move's final score as it
-    /// [counts](SharedResult::counted).
+    /// [`SharedResult::merge`] of the `index`-th move's final score as it
+    /// [counts](SharedResult::counted). An exact score equal to alpha that a
+    /// later move set makes this move the best (see
+    /// [`SharedResult::alpha_for`]).
     #[inline]
     pub(crate) fn merge_searched(
         &mut self,
         mv: M,
+        index: usize,
         score: Score,
         failed_low: bool,
         line: &[M],
     ) -> Merged {
+        let index = self.tie_order(index);
+        if !failed_low && score == self.alpha && index < self.alpha_index {
+            self.set_best(mv, line);
+            self.alpha_index = index;
+            return Merged::Raised;
+        }
         let score = self.counted(score, failed_low);
-        self.merge(mv, score, line)
+        let merged = self.merge(mv, score, line);
+        if merged != Merged::Nothing {
+            self.alpha_index = index;
+        }
+        merged
     }
 
     /// Merges `mv`'s completed fail-soft `score`, searched with this node's
@@ -343,15 +440,29 @@ impl<M: Copy + PartialEq> SharedResult<M> {
             return Merged::Nothing;
         }
         self.alpha = score;
-        self.best_move = Some(mv);
-        self.pv.clear();
-        self.pv.push(mv);
-        self.pv.extend(line.iter().take(MAX_PLY - 1).copied());
+        self.set_best(mv, line);
+        // No index: no tie rule (see `merge_searched`).
+        self.alpha_index = 0;
         if score >= self.beta {
             Merged::Cut
         } else {
             Merged::Raised
         }
+    }
+
+    /// The index of the move whose exact score alpha is (0: none shared;
+    /// `usize::MAX` without the tie rule).
+    #[inline]
+    pub(crate) fn alpha_index(&self) -> usize {
+        self.alpha_index
+    }
+
+    /// `mv` is the best move, its line `line`.
+    fn set_best(&mut self, mv: M, line: &[M]) {
+        self.best_move = Some(mv);
+        self.pv.clear();
+        self.pv.push(mv);
+        self.pv.extend(line.iter().take(MAX_PLY - 1).copied());
     }
 }
 
@@ -361,29 +472,70 @@ mod tests {
 
     #[test]
     fn a_bound_proved_by_one_move_raises_the_window_of_the_others_only() {
-        // Moves 1 and 2 both failed high on a null window at alpha 22; move 1
-        // proved 23 and is now searched in the full window.
+        // Moves 1 and 2 (here each move is its own index) both failed high
+        // on a null window at alpha 22; move 1 proved 23 and is now searched
+        // in the full window.
         let mut r = SharedResult::new(22, 84, 22);
-        r.prove(1, 23);
-        assert_eq!(r.alpha_for(1), 22, "the prover's own re-search keeps alpha");
+        r.prove(1, 1, 23);
         assert_eq!(
-            r.alpha_for(2),
+            r.alpha_for(1, 1),
+            22,
+            "the prover's own re-search keeps alpha"
+        );
+        assert_eq!(
+            r.alpha_for(2, 2),
             23,
             "the others are asked whether they beat 23"
         );
-        r.prove(2, 21);
-        assert_eq!(r.alpha_for(3), 23, "a lower bound proves nothing more");
+        r.prove(2, 2, 21);
+        assert_eq!(r.alpha_for(3, 3), 23, "a lower bound proves nothing more");
 
         // Move 2 failed low at 23: at most 23, not an exact 23 above alpha.
-        assert_eq!(r.merge_searched(2, 23, true, &[]), Merged::Nothing);
+        assert_eq!(r.merge_searched(2, 2, 23, true, &[]), Merged::Nothing);
         assert_eq!((r.alpha, r.best, r.best_move), (22, 22, None));
 
         // Move 1's full-window score is exact.
-        assert_eq!(r.merge_searched(1, 27, false, &[5]), Merged::Raised);
+        assert_eq!(r.merge_searched(1, 1, 27, false, &[5]), Merged::Raised);
         assert_eq!((r.alpha, r.best, r.best_move), (27, 27, Some(1)));
         assert_eq!(r.pv.as_slice(), &[1, 5]);
         // A fail-low below alpha keeps its fail-soft value.
-        assert_eq!(r.merge_searched(3, 20, true, &[]), Merged::Nothing);
+        assert_eq!(r.merge_searched(3, 3, 20, true, &[]), Merged::Nothing);
         assert_eq!(r.best, 27);
+    }
+
+    #[test]
+    fn ties_go_to_the_earlier_move_as_in_the_serial_loop() {
+        // Move 5 proved 30 and is in its full window.
+        let mut r = SharedResult::new(22, 84, 22).with_serial_ties(true);
+        r.prove(5, 5, 30);
+        assert_eq!(r.alpha_for(2, 2), 29, "an earlier move: does it tie?");
+        assert_eq!(r.alpha_for(7, 7), 30, "a later move: does it beat 30?");
+        // Move 2 fails high at 29 with 30: it is the prover now.
+        r.prove(2, 2, 30);
+        assert_eq!(r.alpha_for(5, 5), 30, "move 5 has to beat move 2");
+
+        // Move 5 finishes first with an exact 30.
+        assert_eq!(r.merge_searched(5, 5, 30, false, &[9]), Merged::Raised);
+        assert_eq!(r.alpha_for(2, 2), 29, "move 2 still only has to tie");
+        assert_eq!(r.alpha_for(7, 7), 30);
+        // Move 2's exact 30 ties: the best move is the earlier one, as
+        // serially.
+        assert_eq!(r.merge_searched(2, 2, 30, false, &[8]), Merged::Raised);
+        assert_eq!((r.alpha, r.best, r.best_move), (30, 30, Some(2)));
+        assert_eq!(r.pv.as_slice(), &[2, 8]);
+        // A 30 that failed low is at most 30: no tie.
+        assert_eq!(r.merge_searched(1, 1, 30, true, &[]), Merged::Nothing);
+        assert_eq!(r.best_move, Some(2));
+        // A later move's exact 30 does not beat it either.
+        assert_eq!(r.merge_searched(7, 7, 30, false, &[]), Merged::Nothing);
+        assert_eq!(r.best_move, Some(2));
+
+        // Without the rule (exact mode) the first to finish keeps a tie.
+        let mut r = SharedResult::new(22, 84, 22);
+        r.prove(5, 5, 30);
+        assert_eq!(r.alpha_for(2, 2), 30);
+        assert_eq!(r.merge_searched(5, 5, 30, false, &[]), Merged::Raised);
+        assert_eq!(r.merge_searched(2, 2, 30, false, &[]), Merged::Nothing);
+        assert_eq!(r.best_move, Some(5));
     }
 }

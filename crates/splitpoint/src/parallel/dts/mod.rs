@@ -394,8 +394,10 @@ struct DtsSplitPoint<G: Game> {
     /// (shallowest) open split point first. A hint, like `open`.
     depth: AtomicI32,
     /// The result's alpha, mirrored (written under the lock) for the
-    /// threads below to see it rise without taking the lock.
+    /// threads below to see it rise without taking the lock, and the index
+    /// of the move that set it (ties go to earlier moves).
     alpha: AtomicI32,
+    alpha_index: AtomicUsize,
 }
 
 impl<G: Game> DtsSplitPoint<G> {
@@ -421,6 +423,7 @@ impl<G: Game> DtsSplitPoint<G> {
             parent: AtomicUsize::new(NO_SPLIT_POINT),
             depth: AtomicI32::new(0),
             alpha: AtomicI32::new(-INFINITY),
+            alpha_index: AtomicUsize::new(0),
         }
     }
 

@@ -70,9 +70,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             // orders moves only) it was all searched again: Othello's
             // midgame suite took 2% more nodes, chess 3% fewer.
             if !ctx.exact && self.stack.base_sp != NO_SPLIT_POINT {
-                let alpha = dts.split_points[self.stack.base_sp].alpha.load(Relaxed);
-                if self.stack.frames[self.stack.base].search.overtaken(alpha) {
-                    return self.ask_again(dts);
+                let sp = &dts.split_points[self.stack.base_sp];
+                let f = &self.stack.frames[self.stack.base];
+                // Alpha as the move sees it (see `SharedResult::alpha_for`).
+                let later = sp.alpha_index.load(Relaxed) > f.index;
+                let alpha = sp.alpha.load(Relaxed) - Score::from(later);
+                if f.search.overtaken(alpha)
+                    && let Some(flow) = self.ask_again(dts)
+                {
+                    return flow;
                 }
             }
             if dts.threads[ctx.thread].attention.load(Relaxed) != 0 {
@@ -244,7 +250,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             f.alpha = dts.split_points[self.stack.base_sp]
                 .lock()
                 .result
-                .alpha_for(mv);
+                .alpha_for(mv, i);
         }
         if let Some(w) = f.search.next(score, f.alpha, f.beta, f.depth, f.node_type) {
             // A re-search of the same child position (rare: the move is
@@ -253,7 +259,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             if let Some(bound) = f.search.proved().filter(|_| proxy) {
                 let dts = self.dts.expect("proxies exist only under DTS");
                 let sp = &dts.split_points[self.stack.base_sp];
-                sp.lock().result.prove(mv, bound);
+                sp.lock().result.prove(mv, f.index, bound);
             }
             let child = f.pos.play(mv);
             return self.descend(child, w);

@@ -50,7 +50,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 sp.open.store(node.next < node.moves.len(), Relaxed);
                 let mv = node.moves[i];
                 in_flight.push((mv, *reported));
-                Some((i, mv, result.alpha_for(mv), node.node_type))
+                Some((i, mv, result.alpha_for(mv, i), node.node_type))
             }
         };
         let Some((i, mv, alpha, node_type)) = taken else {
@@ -80,8 +80,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let cut = {
             let mut d = sp.lock();
             let line = self.worker.pv_line(ply + 1);
-            let cut = d.result.merge_searched(mv, score, failed_low, line) == Merged::Cut;
+            let cut = d.result.merge_searched(mv, i, score, failed_low, line) == Merged::Cut;
             sp.alpha.store(d.result.alpha, Relaxed);
+            sp.alpha_index.store(d.result.alpha_index(), Relaxed);
             // By move, not by thread: a thread that takes a node over
             // reports moves of its ancestors that other threads took.
             d.in_flight.retain(|&(m, _)| m != mv);
@@ -178,24 +179,30 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
     }
 
-    /// The base split point's alpha has overtaken its move's full-window
-    /// search ([`MoveSearch::overtaken`]): drop the private frames above
-    /// it and ask the move again in a null window at that alpha.
-    pub(super) fn ask_again(&mut self, dts: &Dts<G>) -> Flow {
-        self.count_move_aborted();
+    /// The base split point's alpha may have overtaken its move's
+    /// full-window search ([`MoveSearch::overtaken`]): if it has, drop the
+    /// private frames above it and ask the move again in a null window at
+    /// that alpha; `None` if it has not (the hint was stale).
+    pub(super) fn ask_again(&mut self, dts: &Dts<G>) -> Option<Flow> {
         let base = self.stack.base;
+        let f = &self.stack.frames[base];
+        let mv = f.mv.expect("a proxy's move is in flight");
+        let alpha = dts.split_points[self.stack.base_sp]
+            .lock()
+            .result
+            .alpha_for(mv, f.index);
+        if !f.search.overtaken(alpha) {
+            return None;
+        }
+        self.count_move_aborted();
         let nodes = self.worker.stats.nodes;
         self.stack.top = base;
         let f = &mut self.stack.frames[base];
-        let mv = f.mv.expect("a proxy's move is in flight");
-        f.alpha = dts.split_points[self.stack.base_sp]
-            .lock()
-            .result
-            .alpha_for(mv);
+        f.alpha = alpha;
         f.nodes_at_move = nodes;
         let w = f.search.ask_again(f.alpha, f.depth, f.node_type);
         let child = f.pos.play(mv);
-        self.descend(child, w)
+        Some(self.descend(child, w))
     }
 
     /// Answers a request and publishes candidates, as `attention` asks.
@@ -262,12 +269,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 line.extend(self.worker.pv_line(base + k).iter().copied());
             }
             d.anc_base = base;
-            d.result = SharedResult::new(f.alpha, f.beta, f.best);
+            d.result = SharedResult::new(f.alpha, f.beta, f.best).with_serial_ties(!self.ctx.exact);
             d.result.best_move = f.best_move;
             d.result.pv = self.worker.pv_line(ply).iter().copied().collect();
             if let (Some(mv), Some(bound)) = (f.mv, f.search.proved()) {
                 // The move in flight is in its full-window search already.
-                d.result.prove(mv, bound);
+                d.result.prove(mv, f.index, bound);
             }
             // This thread (its move in flight) and the helper.
             d.workers = 2;
@@ -279,6 +286,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             sp.parent.store(base_sp, Relaxed);
             sp.depth.store(f.depth, Relaxed);
             sp.alpha.store(f.alpha, Relaxed);
+            sp.alpha_index.store(0, Relaxed);
             sp.cutoff.store(false, Relaxed);
             sp.open.store(true, Relaxed);
         }
