@@ -23,15 +23,15 @@
 //!
 //! And one rule puts a serial one back: of two moves with the same score
 //! the serial loop keeps the earlier, while threads keep the one that
-//! finished first. Outside exact mode, a bound a later move set is one
-//! lower for an earlier move, so a tie makes the earlier move the best
-//! (see [`SharedResult::alpha_for`]).
+//! finished first. With [`SharedResult::with_serial_ties`] (DTS, outside
+//! exact mode), a bound a later move set is one lower for an earlier move,
+//! so a tie makes the earlier move the best (see
+//! [`SharedResult::alpha_for`]).
 //!
 //! YBW's and DTS's split points also sit in a tree of split points (each
 //! knows the one it lies below): [`cut_off_on_chain`] is the walk up that
 //! tree every node of theirs makes to learn whether its work is still wanted.
 
-use std::cell::Cell;
 use std::sync::atomic::Ordering::Relaxed;
 
 use arrayvec::ArrayVec;
@@ -122,8 +122,12 @@ impl<G: Game> SharedNode<G> {
         self.moves.extend(node.moves.iter().copied());
         self.keys.clear();
         self.keys.extend(node.keys.iter().copied());
-        self.result =
-            SharedResult::new(node.alpha, node.beta, node.best).with_serial_ties(!node.ctx.exact);
+        // Ties go to the first move to finish here (no
+        // `SharedResult::with_serial_ties`, as a task reports without its
+        // fail-low flag): measured on chess at two threads, YBW and
+        // workloads-shared lost 2–4% with the rule and with only its
+        // plumbing (see the parallel README), DTS gained.
+        self.result = SharedResult::new(node.alpha, node.beta, node.best);
     }
 
     /// Takes the move with the best key from `i` on (brought to `i`), to be
@@ -150,7 +154,7 @@ impl<G: Game> SharedNode<G> {
             mv,
             child,
             label,
-            alpha: self.result.alpha_for(mv, index),
+            alpha: self.result.alpha,
             beta: self.result.beta,
             depth: self.depth,
             ply: self.ply,
@@ -158,47 +162,33 @@ impl<G: Game> SharedNode<G> {
         }
     }
 
-    /// Merges what `worker` found for `task` (its line is the worker's).
-    pub(crate) fn report(
-        &mut self,
-        task: &Task<G>,
-        searched: Searched,
-        worker: &Worker<G>,
-    ) -> Merged {
-        let line = worker.pv_line(self.ply + 1);
-        self.result.merge_searched(
-            task.mv,
-            task.index,
-            searched.score,
-            searched.failed_low,
-            line,
-        )
+    /// Merges the score `worker` found for `mv` (its line is the worker's).
+    pub(crate) fn report(&mut self, mv: G::Move, score: Score, worker: &Worker<G>) -> Merged {
+        self.result.merge(mv, score, worker.pv_line(self.ply + 1))
     }
 }
 
 impl<G: Game> Task<G> {
     /// Searches the move as the serial loop would (null window, reduction,
-    /// re-searches), a span of the timeline, or `None` if the worker stopped
-    /// meanwhile — the work is then thrown away, and counted as aborted
-    /// unless the whole search stopped. `result` lends the node's result,
-    /// under its lock, to what it is called with (or does not, if the node
-    /// is gone): the move reads the alpha others may have raised (a
-    /// re-search takes the risen one) and tells the bound it proves (see
-    /// [`SharedResult::prove`]).
+    /// re-searches), a span of the timeline: the score (the node's view) and
+    /// the nodes it took, or `None` if the worker stopped meanwhile — the
+    /// work is then thrown away, and counted as aborted unless the whole
+    /// search stopped. `result` lends the node's result, under its lock, to
+    /// what it is called with (or does not, if the node is gone): the move
+    /// reads the alpha others may have raised (a re-search takes the risen
+    /// one) and tells the bound it proves (see [`SharedResult::prove`]).
     pub(crate) fn run<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
         result: impl Fn(&mut dyn FnMut(&mut SharedResult<G::Move>)),
-    ) -> Option<Searched> {
+    ) -> Option<(Score, u64)> {
         let since = worker.trace_clock();
         let nodes_before = worker.stats.nodes;
-        let failed_low = Cell::new(false);
         let alpha = TaskAlpha {
             mv: self.mv,
             index: self.index,
             floor: self.alpha,
-            failed_low: &failed_low,
             result,
         };
         let score = worker.search_child(
@@ -219,40 +209,22 @@ impl<G: Game> Task<G> {
         if stopped && !ctx.stop.load(Relaxed) {
             worker.stats.aborted_nodes += nodes;
         }
-        (!stopped).then(|| Searched {
-            score,
-            failed_low: failed_low.get(),
-            nodes,
-        })
+        (!stopped).then_some((score, nodes))
     }
-}
-
-/// A task's finished search.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Searched {
-    /// The fail-soft score, the node's view.
-    pub score: Score,
-    /// The last search was a null window that failed low: an upper bound
-    /// only ([`SharedResult::merge_searched`]).
-    pub failed_low: bool,
-    /// The nodes it took.
-    pub nodes: u64,
 }
 
 /// A task's view of its node's alpha (see [`NodeAlpha`]), through the
 /// node's result that `result` lends.
-struct TaskAlpha<'a, M, F> {
+struct TaskAlpha<M, F> {
     mv: M,
     index: usize,
     /// The alpha the task was taken with.
     floor: Score,
-    /// Set when the move's last search failed low.
-    failed_low: &'a Cell<bool>,
     result: F,
 }
 
 impl<M: Copy + PartialEq, F: Fn(&mut dyn FnMut(&mut SharedResult<M>))> NodeAlpha
-    for TaskAlpha<'_, M, F>
+    for TaskAlpha<M, F>
 {
     fn now(&self) -> Score {
         let mut alpha = self.floor;
@@ -264,10 +236,9 @@ impl<M: Copy + PartialEq, F: Fn(&mut dyn FnMut(&mut SharedResult<M>))> NodeAlpha
         (self.result)(&mut |r| r.prove(self.mv, self.index, bound));
     }
 
-    /// Merged as what it counts for at the report
-    /// ([`SharedResult::merge_searched`]).
     fn failed_low(&self, score: Score) -> Score {
-        self.failed_low.set(true);
+        let mut score = score;
+        (self.result)(&mut |r| score = r.counted(score, true));
         score
     }
 }

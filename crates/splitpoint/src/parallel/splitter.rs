@@ -180,7 +180,7 @@ impl<G: Game> Splitter<G> {
             let result = |f: &mut dyn FnMut(&mut SharedResult<G::Move>)| {
                 f(&mut sp.lock().node.result);
             };
-            let Some(searched) = task.run(worker, ctx, result) else {
+            let Some((score, _)) = task.run(worker, ctx, result) else {
                 // A stop here, or a cutoff here or above, makes the moves
                 // left useless: close, so that nobody attaches to a split
                 // point its owner is about to release.
@@ -189,7 +189,7 @@ impl<G: Game> Splitter<G> {
                 return;
             };
             let mut d = sp.lock();
-            if d.node.report(&task, searched, worker) == Merged::Cut {
+            if d.node.report(task.mv, score, worker) == Merged::Cut {
                 sp.cutoff.store(true, Relaxed);
                 sp.open.store(false, Relaxed);
                 drop(d);

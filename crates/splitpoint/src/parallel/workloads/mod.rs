@@ -142,10 +142,11 @@ use crossbeam_utils::CachePadded;
 
 use crate::game::{Evaluator, Game, MoveBuffer, PerMove};
 use crate::parallel::idle::{self, Backoff, IdleSleep};
-use crate::parallel::shared_node::{Merged, SharedNode};
+use crate::parallel::shared_node::{Merged, SharedNode, Task};
 use crate::parallel::thresholds::{
     WORKLOADS_MIN_DEPTH, WORKLOADS_MIN_MOVES_LEFT, WORKLOADS_SLOTS_PER_THREAD,
 };
+use crate::score::Score;
 use crate::search::hook::{NodeHook, Split, SplitNode};
 use crate::search::{SearchContext, Worker};
 

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::*;
 use crate::driver::Helpers;
-use crate::parallel::shared_node::{Searched, SharedResult, Task};
+use crate::parallel::shared_node::SharedResult;
 use crate::trace::EventKind;
 
 impl<G: Game> Workloads<G> {
@@ -42,20 +42,22 @@ impl<G: Game> Workloads<G> {
         Some(task)
     }
 
-    /// Merges what `worker` found for `task`; a cutoff flags the rest
-    /// searched and changes the id. Called under the mutex, with the id
-    /// checked unchanged.
+    /// Merges the score of move `index` (0-based in the workload) searched
+    /// by `worker`; a cutoff flags the rest searched and changes the id.
+    /// Called under the mutex, with the id checked unchanged.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn report(
         &self,
         d: &mut WorkloadData<G>,
         head: &SlotHead,
         s: usize,
-        task: &Task<G>,
-        searched: Searched,
+        index: usize,
+        mv: G::Move,
+        score: Score,
         worker: &mut Worker<G>,
     ) {
-        d.state[task.index - 1] = MoveState::Searched;
-        if d.node.report(task, searched, worker) == Merged::Cut {
+        d.state[index] = MoveState::Searched;
+        if d.node.report(mv, score, worker) == Merged::Cut {
             worker.trace_mark(EventKind::Cutoff, d.node.ply, String::new);
             Self::flag_all_searched(d);
             head.open.store(false, Relaxed);
@@ -76,17 +78,17 @@ impl<G: Game> Workloads<G> {
     ) {
         let slot = &self.slots[s];
         let head = &slot.head;
-        // The last move searched and what its search found, to report.
-        let mut done: Option<(Task<G>, Searched)> = None;
+        // The last move searched, its score and its nodes, to report.
+        let mut done: Option<(usize, G::Move, Score, u64)> = None;
         loop {
             let task = {
                 let mut d = slot.lock();
-                if let Some((task, searched)) = done.take() {
+                if let Some((index, mv, score, nodes)) = done.take() {
                     if head.id.load(Relaxed) == id {
-                        self.report(&mut d, head, s, &task, searched, worker);
+                        self.report(&mut d, head, s, index - 1, mv, score, worker);
                     } else {
                         // Cut or cancelled meanwhile: the result is not used.
-                        worker.stats.aborted_nodes += searched.nodes;
+                        worker.stats.aborted_nodes += nodes;
                     }
                 }
                 let task = self.take(worker, ctx, &mut d, head, id);
@@ -107,13 +109,13 @@ impl<G: Game> Workloads<G> {
                     f(&mut d.node.result);
                 }
             };
-            let Some(searched) = task.run(worker, ctx, result) else {
+            let Some((score, nodes)) = task.run(worker, ctx, result) else {
                 if subscriber {
                     self.leave(slot.lock(), head);
                 }
                 return;
             };
-            done = Some((task, searched));
+            done = Some((task.index, task.mv, score, nodes));
         }
     }
 
