@@ -327,10 +327,10 @@ impl<M: Copy + PartialEq> SharedResult<M> {
     /// that finished first, not the first in order, cost the two-thread
     /// search at depth 8 twice serial's nodes.
     ///
-    /// Only outside exact mode ([`SharedResult::with_serial_ties`]): the
-    /// earlier move's full-window search is then a second one, which in
-    /// exact mode the table gives little of back (draughts' exact suite
-    /// took 5% more nodes at two threads; chess's nodes did not move,
+    /// Only where [`SharedResult::with_serial_ties`] asks for it: DTS outside
+    /// exact mode. The earlier move's full-window search is a second one,
+    /// which in exact mode the table gives little of back (draughts' exact
+    /// suite took 5% more nodes at two threads; chess's nodes did not move,
     /// xiangqi's fell 2%).
     #[inline]
     pub(crate) fn alpha_for(&self, mv: M, index: usize) -> Score {
