@@ -72,10 +72,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             if !ctx.exact && self.stack.base_sp != NO_SPLIT_POINT {
                 let sp = &dts.split_points[self.stack.base_sp];
                 let f = &self.stack.frames[self.stack.base];
-                // Alpha as the move sees it (see `SharedResult::alpha_for`).
-                let later = sp.alpha_index.load(Relaxed) > f.index;
-                let alpha = sp.alpha.load(Relaxed) - Score::from(later);
+                let alpha = sp.alpha.load(Relaxed);
+                // Alpha as the move sees it (see `SharedResult::alpha_for`),
+                // the index read only when the plain alpha says overtaken.
                 if f.search.overtaken(alpha)
+                    && f.search
+                        .overtaken(alpha - Score::from(sp.alpha_index.load(Relaxed) > f.index))
                     && let Some(flow) = self.ask_again(dts)
                 {
                     return flow;
