@@ -342,6 +342,13 @@ impl<M: Copy + PartialEq> SharedResult<M> {
         }
     }
 
+    /// The move in its full-window search whose null window proved the
+    /// highest bound, and its index.
+    #[inline]
+    pub(crate) fn prover(&self) -> Option<(M, usize)> {
+        self.prover
+    }
+
     /// `mv` (the `index`-th move)'s null window failed high with `score`,
     /// and the move is now searched again in the full window. Until that
     /// ends, other moves need only be asked whether they beat `score`: a

@@ -261,7 +261,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             if let Some(bound) = f.search.proved().filter(|_| proxy) {
                 let dts = self.dts.expect("proxies exist only under DTS");
                 let sp = &dts.split_points[self.stack.base_sp];
-                sp.lock().result.prove(mv, f.index, bound);
+                let mut d = sp.lock();
+                if prover_first(self.ctx.exact, f.depth) && d.waits_for_prover(i) {
+                    d.in_flight.retain(|&(m, _)| m != mv);
+                    d.deferred.push((mv, i));
+                    drop(d);
+                    f.stage = Stage::NextMove;
+                    return Flow::Continue;
+                }
+                d.result.prove(mv, f.index, bound);
             }
             let child = f.pos.play(mv);
             return self.descend(child, w);

@@ -20,13 +20,34 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 workers,
                 reported,
                 in_flight,
+                deferred,
                 ..
             } = &mut *d;
-            if sp.cutoff.load(Relaxed)
-                || node.next >= node.moves.len()
-                || dts.cut_above(sp.parent.load(Relaxed))
-            {
+            if sp.cutoff.load(Relaxed) || dts.cut_above(sp.parent.load(Relaxed)) {
                 None
+            } else if let Some((mv, i)) = take_deferred(result, in_flight, deferred) {
+                in_flight.push((mv, *reported));
+                Some((i, mv, result.alpha_for(mv, i), node.node_type))
+            } else if node.next < node.moves.len()
+                && prover_first(self.ctx.exact, node.depth)
+                && waits_for_prover(result, in_flight, node.next)
+            {
+                // A move is in its full-window search here: the moves after
+                // it would be searched at an alpha it is about to raise.
+                // Help below it (it stays counted, so the split point lives
+                // on); its thread takes the next move when it is back.
+                *workers -= 1;
+                sp.open.store(false, Relaxed);
+                return Flow::Exit(Exit::Idle);
+            } else if node.next >= node.moves.len() {
+                if deferred.is_empty() {
+                    None
+                } else {
+                    // The deferred moves wait for their prover, whose
+                    // thread takes them when it is back: help meanwhile.
+                    *workers -= 1;
+                    return Flow::Exit(Exit::Idle);
+                }
             } else if result.beta - result.alpha == 1
                 && node.entry_type != NodeType::All
                 && *workers >= 2
@@ -120,8 +141,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.closed = true;
             sp.open.store(false, Relaxed);
             let parent = sp.parent.load(Relaxed);
-            let complete =
-                sp.cutoff.load(Relaxed) || (d.node.next >= d.node.moves.len() && !d.aborted);
+            let complete = sp.cutoff.load(Relaxed)
+                || (d.node.next >= d.node.moves.len() && d.deferred.is_empty() && !d.aborted);
             if complete {
                 debug_assert!(
                     sp.cutoff.load(Relaxed) || d.in_flight.is_empty(),
@@ -279,6 +300,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             // This thread (its move in flight) and the helper.
             d.workers = 2;
             d.reported = 0;
+            d.deferred.clear();
             d.in_flight.clear();
             d.in_flight.extend(f.mv.map(|mv| (mv, 0)));
             d.aborted = false;
