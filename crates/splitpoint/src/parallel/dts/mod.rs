@@ -455,7 +455,9 @@ fn take_deferred<M: Copy + PartialEq>(
     in_flight: &[(M, u32)],
     deferred: &mut Vec<(M, usize)>,
 ) -> Option<(M, usize)> {
-    let k = (0..deferred.len()).find(|&k| !waits_for_prover(result, in_flight, deferred[k].1))?;
+    let k = deferred
+        .iter()
+        .position(|&(_, index)| !waits_for_prover(result, in_flight, index))?;
     Some(deferred.remove(k))
 }
 
