@@ -430,15 +430,9 @@ struct DtsSplitPoint<G: Game> {
     alpha_index: AtomicUsize,
 }
 
-impl<G: Game> DtsSplitData<G> {
-    /// Whether a move earlier than the `index`-th is in its full-window
-    /// search here (the serial loop would finish it first).
-    fn waits_for_prover(&self, index: usize) -> bool {
-        waits_for_prover(&self.result, &self.in_flight, index)
-    }
-}
-
-/// [`DtsSplitData::waits_for_prover`] on its fields.
+/// Whether a move earlier than the `index`-th is in its full-window search
+/// at a split point with this `result` and these moves `in_flight` (the
+/// serial loop would finish it first).
 fn waits_for_prover<M: Copy + PartialEq>(
     result: &SharedResult<M>,
     in_flight: &[(M, u32)],

@@ -262,7 +262,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 let dts = self.dts.expect("proxies exist only under DTS");
                 let sp = &dts.split_points[self.stack.base_sp];
                 let mut d = sp.lock();
-                if prover_first(self.ctx.exact, f.depth) && d.waits_for_prover(i) {
+                if prover_first(self.ctx.exact, f.depth)
+                    && waits_for_prover(&d.result, &d.in_flight, i)
+                {
                     d.in_flight.retain(|&(m, _)| m != mv);
                     d.deferred.push((mv, i));
                     drop(d);

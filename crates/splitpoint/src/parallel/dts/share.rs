@@ -28,26 +28,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             } else if let Some((mv, i)) = take_deferred(result, in_flight, deferred) {
                 in_flight.push((mv, *reported));
                 Some((i, mv, result.alpha_for(mv, i), node.node_type))
-            } else if node.next < node.moves.len()
-                && prover_first(self.ctx.exact, node.depth)
-                && waits_for_prover(result, in_flight, node.next)
+            } else if node.next >= node.moves.len() && deferred.is_empty() {
+                None
+            } else if node.next >= node.moves.len()
+                || (prover_first(self.ctx.exact, node.depth)
+                    && waits_for_prover(result, in_flight, node.next))
             {
-                // A move is in its full-window search here: the moves after
-                // it would be searched at an alpha it is about to raise.
-                // Help below it (it stays counted, so the split point lives
-                // on); its thread takes the next move when it is back.
+                // A move is in its full-window search here: the deferred
+                // moves wait for it, and new ones would be searched at an
+                // alpha it is about to raise. Help below it (it stays
+                // counted, so the split point lives on); its thread takes
+                // the next move when it is back.
                 *workers -= 1;
                 sp.open.store(false, Relaxed);
                 return Flow::Exit(Exit::Idle);
-            } else if node.next >= node.moves.len() {
-                if deferred.is_empty() {
-                    None
-                } else {
-                    // The deferred moves wait for their prover, whose
-                    // thread takes them when it is back: help meanwhile.
-                    *workers -= 1;
-                    return Flow::Exit(Exit::Idle);
-                }
             } else if result.beta - result.alpha == 1
                 && node.entry_type != NodeType::All
                 && *workers >= 2
