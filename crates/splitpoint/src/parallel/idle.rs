@@ -75,9 +75,15 @@ pub(crate) const OWNER: Policy = Policy {
 
 /// An idle DTS thread: no yield, because an idle DTS thread is woken
 /// explicitly by every publication and request, and on a loaded machine a
-/// yield hands the core to another process for a whole time slice.
+/// yield hands the core to another process for a whole time slice. It
+/// spins a while first (a turn of its loop, which looks for work, takes a
+/// fraction of a microsecond): the thread timeline of chess searches showed
+/// most idle spells of 0.1-0.5 ms ending 40-70 µs after the work was
+/// published, the sleeper's wake-up. Chess, dts at two threads, 5
+/// interleaved rounds: idle 1.8-2.4% of thread time with 64 turns, 1.6-1.8%
+/// with 1024; at four threads on two cores no slower.
 pub(crate) const DTS_IDLE: Policy = Policy {
-    spins: 64,
+    spins: 1024,
     yield_for: Duration::ZERO,
     nap: Duration::from_millis(1),
 };
