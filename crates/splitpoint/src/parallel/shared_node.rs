@@ -374,7 +374,7 @@ impl<M: Copy + PartialEq> SharedResult<M> {
     /// alpha: so do the other moves. Bratko-Kopec 5 at depth 8: a1d1's null
     /// window at 25 proved 26, its full window returned 25, and the rest of
     /// the root's moves were asked against 26 where serial asks them
-    /// against 25, at two threads 3.8-4.3M nodes instead of 2.9M.
+    /// against 25 (a move scoring exactly 26 counted as at most alpha).
     #[inline]
     fn withdraw_proof(&mut self, mv: M) {
         if self.prover.is_some_and(|(prover, _)| prover == mv) {
