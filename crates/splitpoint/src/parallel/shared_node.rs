@@ -409,9 +409,9 @@ impl<M: Copy + PartialEq> SharedResult<M> {
         failed_low: bool,
         line: &[M],
     ) -> Merged {
-        self.withdraw_proof(mv);
         let index = self.tie_order(index);
         if !failed_low && score == self.alpha && index < self.alpha_index {
+            self.withdraw_proof(mv);
             self.set_best(mv, line);
             self.alpha_index = index;
             return Merged::Raised;
