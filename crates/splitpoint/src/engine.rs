@@ -13,6 +13,7 @@ use crate::parallel::transport::Transport;
 use crate::parallel::{self, Algorithm, pv_split};
 use crate::pool::WorkerPool;
 use crate::search::Worker;
+use crate::search::history::SharedHistory;
 use crate::stats::Stats;
 use crate::trace::{Recorder, Trace};
 use crate::tt::{TableAllocError, TableKind, TranspositionTable};
@@ -68,6 +69,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     /// Padded to a cache line each: every node bumps a worker's counters, and
     /// two workers sharing a line would make every node a cache miss.
     workers: Vec<CachePadded<Mutex<Worker<G>>>>,
+    /// The history of deep cutoffs, shared by every worker.
+    history: Arc<SharedHistory>,
     /// Record each search's thread timeline.
     tracing: bool,
     /// The last search's timeline, when tracing.
@@ -96,6 +99,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// # Errors
     /// [`TableAllocError`] when the table cannot be allocated.
     pub fn try_new(eval: E, hash_mib: usize) -> Result<Self, TableAllocError> {
+        let history = SharedHistory::new();
         Ok(Engine {
             eval,
             tt: TranspositionTable::try_new(hash_mib)?,
@@ -103,7 +107,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             stop: Arc::new(AtomicBool::new(false)),
             algorithm: Algorithm::Serial,
             pool: WorkerPool::new(1),
-            workers: vec![CachePadded::new(Mutex::new(Worker::new()))],
+            workers: vec![CachePadded::new(Mutex::new(Worker::with_history(
+                Arc::clone(&history),
+            )))],
+            history,
             tracing: false,
             trace: None,
             remote: None,
@@ -130,8 +137,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.algorithm = algorithm;
         if threads != self.pool.threads() {
             self.pool = WorkerPool::new(threads);
-            self.workers
-                .resize_with(threads, || CachePadded::new(Mutex::new(Worker::new())));
+            let history = &self.history;
+            self.workers.resize_with(threads, || {
+                CachePadded::new(Mutex::new(Worker::with_history(Arc::clone(history))))
+            });
         }
     }
 
@@ -164,6 +173,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.stop.store(false, Relaxed);
         self.tt.new_search();
         self.tt_empty = false;
+        self.history.age();
         for w in &mut self.workers {
             w.get_mut().unwrap_or_else(|e| e.into_inner()).reset();
         }
@@ -290,8 +300,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             self.tt.clear();
             self.tt_empty = true;
         }
+        self.history = SharedHistory::new();
         for w in &mut self.workers {
-            *w.get_mut().unwrap_or_else(|e| e.into_inner()) = Worker::new();
+            *w.get_mut().unwrap_or_else(|e| e.into_inner()) =
+                Worker::with_history(Arc::clone(&self.history));
         }
     }
 
@@ -353,6 +365,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.stop.store(false, Relaxed);
         self.tt.new_search();
         self.tt_empty = false;
+        self.history.age();
         for (thread, w) in self.workers.iter_mut().enumerate() {
             let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
             w.reset();

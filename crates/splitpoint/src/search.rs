@@ -16,9 +16,11 @@
 //! evaluator's own exact solver is the only shortcut. The score is then the
 //! negamax value of the tree [`crate::oracle::negamax`] walks.
 
+pub(crate) mod history;
 pub(crate) mod hook;
 pub(crate) mod rules;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -30,15 +32,12 @@ use crate::score::{INFINITY, Score, is_decisive};
 use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
 use crate::tt::{NO_MOVE, TranspositionTable};
+use history::{History, SharedHistory};
 use hook::{NodeHook, SplitNode};
 pub(crate) use rules::NodeAlpha;
 pub(crate) use rules::pick_best;
 use rules::{MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position};
 
-/// Size of the history table; move keys are folded into it.
-const HISTORY_SIZE: usize = 1 << 12;
-/// History scores saturate here so they never outrank a hint step.
-const HISTORY_MAX: i32 = 1 << 20;
 /// How often (in nodes) the clock and the node limit are looked at.
 const POLL_INTERVAL: u64 = 4096;
 /// Late-move reductions start with this move index, at this depth or more.
@@ -119,12 +118,13 @@ struct NodeSearch {
     entry_type: NodeType,
 }
 
-/// One thread's search state: owned, never shared.
+/// One thread's search state: owned, never shared, but for the history of
+/// deep cutoffs (see [`history`]).
 pub struct Worker<G: Game> {
     /// What this worker has done so far.
     pub stats: Stats,
     killers: Box<[[Option<G::Move>; 2]; MAX_PLY]>,
-    history: Box<[i32; HISTORY_SIZE]>,
+    history: History,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` down.
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     stopped: bool,
@@ -142,10 +142,15 @@ impl<G: Game> Default for Worker<G> {
 impl<G: Game> Worker<G> {
     /// A fresh worker.
     pub fn new() -> Self {
+        Self::with_history(SharedHistory::new())
+    }
+
+    /// A fresh worker sharing the deep cutoffs' history `shared` with others.
+    pub(crate) fn with_history(shared: Arc<SharedHistory>) -> Self {
         Worker {
             stats: Stats::default(),
             killers: Box::new([[None; 2]; MAX_PLY]),
-            history: Box::new([0; HISTORY_SIZE]),
+            history: History::new(shared),
             pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
             stopped: false,
             next_poll: POLL_INTERVAL,
@@ -202,15 +207,14 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Prepares for a new search: zero counters, forget killers, age history.
+    /// Prepares for a new search: zero counters, forget killers, age the
+    /// thread's own history (the engine ages the shared one).
     pub fn reset(&mut self) {
         self.stats = Stats::default();
         self.stopped = false;
         self.next_poll = POLL_INTERVAL;
         *self.killers = [[None; 2]; MAX_PLY];
-        for h in self.history.iter_mut() {
-            *h /= 2;
-        }
+        self.history.age_own();
     }
 
     /// Whether this worker has seen the stop signal, or a cutoff above it at a
@@ -691,9 +695,7 @@ impl<G: Game> Worker<G> {
             } else {
                 0
             };
-            ((hint as i64) << 24)
-                + (killer << 21)
-                + self.history[key as usize % HISTORY_SIZE] as i64
+            ((hint as i64) << 24) + (killer << 21) + self.history.score(key) as i64
         }));
     }
 
@@ -709,7 +711,6 @@ impl<G: Game> Worker<G> {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        let h = &mut self.history[G::move_key(mv) as usize % HISTORY_SIZE];
-        *h = (*h + depth * depth).min(HISTORY_MAX);
+        self.history.reward(G::move_key(mv), depth);
     }
 }
