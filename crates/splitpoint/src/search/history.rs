@@ -8,13 +8,13 @@
 //! - **Why share.** A thread helping at a split point searches a subtree
 //!   whose refutations another thread learnt. With only its own table it
 //!   orders that subtree worse than serial search would, and searches more
-//!   of it: chess under DTS at two threads took 1.055 × serial's nodes, and
-//!   1.035–1.037 once the deep cutoffs were shared.
+//!   of it: chess under DTS at two threads took 1.059 × serial's nodes, and
+//!   1.042 once the deep cutoffs were shared (means of 30 runs each).
 //! - **Why not share everything.** Most cutoffs are near the leaves. Every
 //!   write to the shared table takes its cache line away from the other
 //!   cores, which read it at every node they order. Sharing only cutoffs
-//!   from 3 plies up kept the node gain (1.037); sharing from 5 plies up
-//!   lost it (1.059).
+//!   from 3 plies up kept the node gain of sharing them all; sharing from 5
+//!   plies up lost it (1.064).
 //! - **One thread.** The sum is exactly the single table of before, so the
 //!   serial search is unchanged.
 //!
