@@ -207,14 +207,14 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Prepares for a new search: zero counters, forget killers, age the
-    /// thread's own history (the engine ages the shared one).
+    /// Prepares for a new search: zero counters, forget killers, age history
+    /// (the thread's own; an engine ages its shared one).
     pub fn reset(&mut self) {
         self.stats = Stats::default();
         self.stopped = false;
         self.next_poll = POLL_INTERVAL;
         *self.killers = [[None; 2]; MAX_PLY];
-        self.history.age_own();
+        self.history.age();
     }
 
     /// Whether this worker has seen the stop signal, or a cutoff above it at a

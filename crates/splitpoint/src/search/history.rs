@@ -89,10 +89,15 @@ impl History {
         }
     }
 
-    /// Halves the own table's scores (the engine ages the shared one).
-    pub(crate) fn age_own(&mut self) {
+    /// Halves the own table's scores, and the shared table's if this is its
+    /// only holder (a worker on its own); an engine holds its shared table
+    /// too and ages it itself, once per search.
+    pub(crate) fn age(&mut self) {
         for h in self.own.iter_mut() {
             *h /= 2;
+        }
+        if Arc::strong_count(&self.shared) == 1 {
+            self.shared.age();
         }
     }
 }
@@ -111,6 +116,23 @@ mod tests {
         assert_eq!((a.score(7), b.score(7)), (deep, deep));
         assert_eq!(b.score(9), 0);
         assert!(a.score(9) > 0);
+    }
+
+    #[test]
+    fn a_worker_on_its_own_ages_both_tables_a_shared_table_is_aged_by_its_engine() {
+        let mut alone = History::new(SharedHistory::new());
+        alone.reward(1, SHARED_DEPTH);
+        alone.reward(2, 2);
+        alone.age();
+        assert_eq!(alone.score(1), SHARED_DEPTH * SHARED_DEPTH / 2);
+        assert_eq!(alone.score(2), 2);
+        let engine = SharedHistory::new();
+        let mut worker = History::new(Arc::clone(&engine));
+        worker.reward(1, SHARED_DEPTH);
+        worker.age();
+        assert_eq!(worker.score(1), SHARED_DEPTH * SHARED_DEPTH);
+        engine.age();
+        assert_eq!(worker.score(1), SHARED_DEPTH * SHARED_DEPTH / 2);
     }
 
     #[test]
