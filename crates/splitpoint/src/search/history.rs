@@ -15,13 +15,13 @@
 //!   cores, which read it at every node they order. Sharing only cutoffs
 //!   from 3 plies up kept the node gain of sharing them all; sharing from 5
 //!   plies up lost it (1.064).
-//! - **One thread.** The sum is exactly the single table of before, so the
-//!   serial search is unchanged.
+//! - **One thread.** The sum is the single table of before but where
+//!   both tables saturate; every suite's serial node count is unchanged.
 //!
 //! The shared table is written with relaxed loads and stores, not
 //! read-modify-writes: an update lost to a race costs a little ordering
-//! quality, never correctness, and a locked add at every deep cutoff would
-//! cost more than it buys.
+//! quality, never correctness (a locked add at every deep cutoff was not
+//! tried).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 const SIZE: usize = 1 << 12;
 /// Scores saturate here, each table's and their sum, so that history never
 /// outranks a killer or a hint step in the ordering key.
-pub(crate) const MAX: i32 = 1 << 20;
+const MAX: i32 = 1 << 20;
 /// Cutoffs with this much depth left or more teach the shared table.
 const SHARED_DEPTH: i32 = 3;
 
