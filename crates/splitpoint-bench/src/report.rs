@@ -114,6 +114,13 @@ impl Row {
     }
 }
 
+/// How far apart serial's fastest and slowest runs may be (slowest over
+/// fastest, less one) before the tables carry a note on noise: serial
+/// search visits the same nodes every run, so its spread is the machine's
+/// alone. Differences of a few percent between algorithms are what a
+/// change is judged by; a spread larger than this hides them.
+const NOISY_SPREAD: f64 = 0.10;
+
 /// The load average above which a configuration is marked loaded: the
 /// cores, or the bench's own largest thread count when it oversubscribes
 /// (its own threads then raise the load past the cores).
@@ -562,6 +569,22 @@ pub fn markdown(
             "\n`!` loaded: the 1-minute load average rose above {limit:.0} (up to {peak:.2}) \
              around these configurations; other work competed for the cores, so their \
              times are suspect. Re-run on a quiet machine."
+        );
+    }
+    if let Some(serial) = rows
+        .iter()
+        .find(|r| r.algorithm == "serial" && r.threads == 1 && runs > 1)
+        .filter(|r| r.seconds_max > r.seconds_min * (1.0 + NOISY_SPREAD))
+    {
+        let _ = writeln!(
+            s,
+            "\nNoisy machine: serial's runs took {:.3} to {:.3} s for the same nodes \
+             ({:.0}% apart). Differences smaller than that are the machine's, not the \
+             algorithms': compare the intervals, and re-run on a quieter machine or \
+             with more --runs.",
+            serial.seconds_min,
+            serial.seconds_max,
+            (serial.seconds_max / serial.seconds_min - 1.0) * 100.0
         );
     }
     let wrong: Vec<&Measurement> = measurements

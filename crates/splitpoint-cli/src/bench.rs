@@ -26,7 +26,8 @@ use crate::{check_hash, stdout};
 /// every speedup side by side. Thread counts above the machine's cores are
 /// allowed and marked `*` (oversubscribed). The 1-minute load average is read
 /// before and after each configuration's runs: a configuration run while it
-/// exceeded the cores (other work competing) is marked `!`, with a warning.
+/// exceeded the cores (other work competing) is marked `!`, with a warning;
+/// serial's own runs lying more than 10% apart get a note on the noise.
 ///
 /// Every answer is checked: against the suite's known scores and best moves,
 /// and in exact mode against serial search. A wrong answer is listed and

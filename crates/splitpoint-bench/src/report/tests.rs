@@ -181,6 +181,46 @@ fn speedup_is_over_serial_and_loaded_rows_are_marked() {
     assert_eq!(load_limit(2, 4), 4.0);
 }
 
+/// Serial's own runs spread more than 10% apart: the tables say the
+/// machine is noisy; within 10%, they say nothing.
+#[test]
+fn a_noisy_machine_is_named_by_serials_spread() {
+    let ybw = Algorithm::Ybw { strong: false };
+    let configs: Vec<Config> = [(Algorithm::Serial, 1), (ybw, 2)]
+        .map(|(algorithm, threads)| Config::new(algorithm, threads))
+        .to_vec();
+    let runs = |serial_slowest: f64| -> Vec<Measurement> {
+        [(2.0, 1.1), (serial_slowest, 1.2), (2.1, 1.15)]
+            .iter()
+            .enumerate()
+            .flat_map(|(run, &(serial, parallel))| {
+                [
+                    Measurement {
+                        run,
+                        ..search(Algorithm::Serial, 1, serial, 1000)
+                    },
+                    Measurement {
+                        run,
+                        ..search(ybw, 2, parallel, 1100)
+                    },
+                ]
+            })
+            .collect()
+    };
+    let mut opts = options();
+    opts.runs = 3;
+    for (slowest, noisy) in [(2.5, true), (2.15, false)] {
+        let measurements = runs(slowest);
+        let rows = rows(&configs, &measurements, &[], 3, 2, load_limit(2, 2));
+        let text = markdown(&opts, 2, &rows, &measurements);
+        assert_eq!(text.contains("Noisy machine"), noisy, "{text}");
+        if noisy {
+            assert!(text.contains("2.000 to 2.500 s"), "{text}");
+            assert!(text.contains("(25% apart)"), "{text}");
+        }
+    }
+}
+
 /// The game's default algorithm is marked at 2 threads, not at 1, and
 /// no other algorithm is.
 #[test]
