@@ -573,7 +573,7 @@ pub fn markdown(
     }
     if let Some(serial) = rows
         .iter()
-        .find(|r| r.algorithm == "serial" && r.threads == 1 && runs > 1)
+        .find(|r| r.algorithm == "serial" && r.threads == 1)
         .filter(|r| r.seconds_max > r.seconds_min * (1.0 + NOISY_SPREAD))
     {
         let _ = writeln!(
