@@ -161,6 +161,18 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         self.latency = latency;
     }
 
+    /// What every search starts with: the stop flag down, the table's
+    /// generation advanced, the shared history aged, each worker reset.
+    fn begin_search(&mut self) {
+        self.stop.store(false, Relaxed);
+        self.tt.new_search();
+        self.tt_empty = false;
+        self.history.age();
+        for w in &mut self.workers {
+            w.get_mut().unwrap_or_else(|e| e.into_inner()).reset();
+        }
+    }
+
     /// Serves, as slave `slave` of the master behind `transport` (another
     /// process's engine, see [`Engine::set_transport`]), one search: searches
     /// the work it is sent with this engine's table and evaluator, in exact
@@ -170,13 +182,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// work among them (see [`Algorithm::shares_subtrees`]). Returns what
     /// its threads counted.
     pub fn serve(&mut self, transport: &dyn Transport<G>, slave: usize, exact: bool) -> Stats {
-        self.stop.store(false, Relaxed);
-        self.tt.new_search();
-        self.tt_empty = false;
-        self.history.age();
-        for w in &mut self.workers {
-            w.get_mut().unwrap_or_else(|e| e.into_inner()).reset();
-        }
+        self.begin_search();
         if self.workers.len() == 1 || !self.algorithm.shares_subtrees() {
             let worker = self.workers[0].get_mut().unwrap_or_else(|e| e.into_inner());
             let shared = (&self.tt, &self.eval, &*self.stop);
@@ -362,13 +368,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         mut on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
-        self.stop.store(false, Relaxed);
-        self.tt.new_search();
-        self.tt_empty = false;
-        self.history.age();
+        self.begin_search();
         for (thread, w) in self.workers.iter_mut().enumerate() {
             let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
-            w.reset();
             w.trace = self.tracing.then(|| Recorder::new(start, thread));
         }
         self.trace = None;
