@@ -384,6 +384,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         if let Some(among) = among {
             moves.retain(|mv| among.contains(mv));
         }
+        self.eval.order_root_moves(root, &mut moves[..]);
         if moves.is_empty() {
             // A game that says it goes on but offers no move (or none of
             // those asked for): nothing to search; its static score is all
@@ -472,6 +473,33 @@ mod tests {
         fn evaluate(&self, _: &Nim) -> Score {
             0
         }
+    }
+
+    /// [`Even`] that puts the root's largest takes first.
+    struct LargestFirst;
+
+    impl Evaluator<Nim> for LargestFirst {
+        fn evaluate(&self, _: &Nim) -> Score {
+            0
+        }
+
+        fn order_root_moves(&self, _: &Nim, moves: &mut [u8]) {
+            moves.sort_by_key(|&take| std::cmp::Reverse(take));
+        }
+    }
+
+    #[test]
+    fn the_root_is_searched_in_the_evaluators_order() {
+        // One ply, every child scored 0: the first move searched keeps the
+        // tie, so the best move shows which came first.
+        let first = |r: SearchResult<u8>| (r.best_move, r.score);
+        let one_ply = Limits::to_depth(1);
+        let mut even = Engine::new(Even, 1);
+        assert_eq!(first(even.search(&Nim(10), &one_ply)), (Some(1), 0));
+        let mut largest = Engine::new(LargestFirst, 1);
+        assert_eq!(first(largest.search(&Nim(10), &one_ply)), (Some(3), 0));
+        let among = largest.search_among(&Nim(10), Some(&[1, 2]), &one_ply, |_| {});
+        assert_eq!(first(among), (Some(2), 0));
     }
 
     /// Searches Nim(21): the side to move wins (21 is not a multiple of 4).

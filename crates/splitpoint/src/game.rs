@@ -351,6 +351,18 @@ pub trait Evaluator<G: Game>: Send + Sync {
         keys.fill(0);
     }
 
+    /// Puts the root's moves in the order the first iteration searches them
+    /// (the best for the side to move first). Iterative deepening's shallow
+    /// iterations order the root for the deep ones, but a search of one deep
+    /// iteration alone (an exact endgame solve) has nothing else: where
+    /// the evaluator can rank the moves better than [`order_moves`]'s hints
+    /// do, say so here. The default keeps the generator's order.
+    ///
+    /// [`order_moves`]: Evaluator::order_moves
+    fn order_root_moves(&self, pos: &G, moves: &mut [G::Move]) {
+        let _ = (pos, moves);
+    }
+
     /// Whether the side to move must answer a threat first: check, in chess
     /// and xiangqi. Such a node is never pruned by a null move, its moves are
     /// never reduced, quiescence does not stand pat there (it takes the best
