@@ -20,6 +20,8 @@ mod pool;
 mod score;
 pub mod search;
 mod stats;
+#[cfg(test)]
+mod test_games;
 pub mod trace;
 pub mod tt;
 
