@@ -39,10 +39,13 @@
 //!   nodes and under its `published` lock, one
 //!   [`Candidate`] per splittable frame of its stack: ply, frame serial
 //!   number and a merit (remaining depth first, then expected ALL/PV nodes,
-//!   then CUT nodes with several moves already searched). Splittable:
-//!   remaining depth ≥ [`dts_min_split_depth`], eldest brother searched, moves
-//!   left; or the frame is already a split point with moves left (the helper
-//!   then just joins). The bit is cleared only once a non-empty list is out,
+//!   then CUT nodes with several moves already searched). Splittable
+//!   (`Frame::splittable`): remaining depth ≥ [`dts_min_split_depth`],
+//!   eldest brother searched, moves left, and not the root of a null-window
+//!   root search (an MTD(f) probe: which of its moves cuts is unknown and
+//!   each is a subtree of the whole depth, so the helpers go below the
+//!   root's move in flight); or the frame is already a split point with
+//!   moves left (the helper then just joins). The bit is cleared only once a non-empty list is out,
 //!   and that publication wakes sleeping idle threads.
 //! - **Choosing.** The idle thread first joins the open split point with
 //!   the most depth left, if any (split points have no owner, so joining
@@ -72,14 +75,17 @@
 //!   lock (best, alpha, best move, PV; a score ≥ beta sets `cutoff`).
 //! - **Stepping away.** At a null-window split point that may still cut
 //!   off (not an expected ALL node, whose moves all have to be searched),
-//!   a move that stays in flight while [`HEAVY_AFTER`] others are reported
-//!   there is likely the one that fails high, and the moves after it would
-//!   be wasted (a refuted move is cheap, the move that refutes the node is
-//!   not). A thread about to take a move then leaves instead,
+//!   a move that stays in flight while others are reported there (two, or
+//!   one within a ply of the root: [`heavy_after`]) is likely the one that
+//!   fails high, and the moves after it would be wasted (a refuted move is
+//!   cheap, the move that refutes the node is not). A thread about to take
+//!   a move then leaves instead,
 //!   while others are still counted, and the split point takes no
 //!   newcomers until a taken move is back: the thread goes idle and helps
 //!   below that move. On FFO #40-#44 at two threads this took the nodes
-//!   from 412M to 393M (serial 370M) and the time from 4.15 s to 3.88 s.
+//!   from 412M to 393M (serial 370M) and the time from 4.15 s to 3.88 s;
+//!   one report within a ply of the root, with the probe's root not split,
+//!   took them (over a better root order, serial 348M) from 381M to 368M.
 //! - **Leaving.** With no move left (or a cutoff) the thread decrements
 //!   `workers` under the lock. If others remain it goes idle. If it was the
 //!   last, the split point is closed and, if its result is final (cut off, or
@@ -200,10 +206,15 @@ const REFUSED: usize = usize::MAX - 1;
 const PUBLISH_INTERVAL: u64 = 32;
 /// Merit bonus for joining an existing split point (nothing to copy).
 const JOIN_BONUS: i64 = 4;
-/// Moves reported at a null-window split point while one move stays in
-/// flight, after which that move is taken for the one that will cut: a
-/// thread then helps below it instead of taking further moves.
-const HEAVY_AFTER: u32 = 2;
+/// Moves reported at a null-window split point `ply` plies from the root
+/// while one move stays in flight, after which that move is taken for the
+/// one that will cut: a thread then helps below it instead of taking
+/// further moves. Right below the root a wasted move is a subtree of nearly
+/// the whole depth, so one report is enough there; deeper, one made the
+/// helper idle far more often for fewer nodes saved, so two.
+fn heavy_after(ply: usize) -> u32 {
+    if ply <= 1 { 1 } else { 2 }
+}
 
 /// The least remaining depth at which the prover goes first
 /// ([`prover_first`]). Chess, dts at two threads, 3 interleaved rounds of 3
@@ -302,6 +313,22 @@ impl<G: Game> Frame<G> {
             nodes_at_move: 0,
             serial: 0,
         }
+    }
+
+    /// Whether an idle thread may split this node (it is not a split
+    /// point yet): deep enough for frames, its eldest brother searched,
+    /// moves left — and not the root of a null-window root search (an
+    /// MTD(f) probe). Each of a probe's root moves is a subtree of the whole
+    /// depth and nothing says which one will cut, so a second one searched
+    /// beside it is a gamble on a whole subtree (in FFO #44's last probe the
+    /// loser took 4.5–10M nodes, 5–10% of the solve); the helpers go below
+    /// the root's move in flight instead, where a cutting move's child is an
+    /// ALL node.
+    fn splittable(&self, exact: bool) -> bool {
+        self.depth >= dts_min_split_depth(exact)
+            && self.index >= 1
+            && self.next < self.moves.len()
+            && !(self.root && self.beta - self.orig_alpha == 1)
     }
 
     /// Records the move in flight, reduced by `reduction` plies, and the
@@ -794,6 +821,8 @@ impl<G: Game, E: Evaluator<G>> Helpers<G, E> for Dts<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::MoveList;
+    use crate::test_games::Nim;
 
     #[test]
     fn a_deferred_young_brother_waits_for_an_earlier_prover_in_flight_only() {
@@ -822,6 +851,33 @@ mod tests {
         );
         assert!(deferred.is_empty());
         assert!(!waits_for_prover(&result, &in_flight, 6));
+    }
+
+    #[test]
+    fn a_probes_root_is_never_offered_and_other_nodes_are_once_their_eldest_is_searched() {
+        // Nim(10): three moves; the eldest is searched, the second in flight.
+        let mut moves = MoveList::new();
+        Nim(10).generate_moves(&mut moves);
+        let mut f = Frame::new(Nim(10));
+        (f.moves, f.index, f.next, f.depth) = (moves, 1, 2, 8);
+        (f.orig_alpha, f.alpha, f.beta) = (-1, -1, 0);
+        assert!(f.splittable(false), "an interior null-window node");
+        f.root = true;
+        assert!(!f.splittable(false), "the root of an MTD(f) probe");
+        (f.orig_alpha, f.alpha) = (-50, -1);
+        assert!(f.splittable(false), "a root in a wider window");
+        f.index = 0;
+        assert!(!f.splittable(false), "the eldest brother is in flight");
+        (f.index, f.next) = (2, 3);
+        assert!(!f.splittable(false), "no move left");
+        (f.next, f.depth) = (2, dts_min_split_depth(true) - 1);
+        assert!(!f.splittable(true), "too shallow for a frame");
+    }
+
+    #[test]
+    fn one_report_is_enough_to_step_away_only_near_the_root() {
+        assert_eq!((heavy_after(0), heavy_after(1)), (1, 1));
+        assert!((2..MAX_PLY).all(|ply| heavy_after(ply) == 2));
     }
 
     #[test]

@@ -47,7 +47,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 && *workers >= 2
                 && in_flight
                     .iter()
-                    .any(|&(_, at)| *reported - at >= HEAVY_AFTER)
+                    .any(|&(_, at)| *reported - at >= heavy_after(node.ply))
             {
                 // A move that has outlasted several others here is likely
                 // the one that fails high: the moves after it would be
@@ -265,8 +265,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             return if dts.join(base_sp) { base_sp } else { REFUSED };
         }
         let f = &self.stack.frames[ply];
-        let min_depth = dts_min_split_depth(self.ctx.exact);
-        if f.depth < min_depth || f.index == 0 || f.next >= f.moves.len() {
+        if !f.splittable(self.ctx.exact) {
             return REFUSED;
         }
         let Some(id) = dts.alloc() else {
@@ -329,10 +328,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     continue;
                 }
                 merit(f.depth, f.entry_type, 3) + JOIN_BONUS
-            } else if f.depth >= dts_min_split_depth(self.ctx.exact)
-                && f.index >= 1
-                && f.next < f.moves.len()
-            {
+            } else if f.splittable(self.ctx.exact) {
                 merit(f.depth, f.entry_type, f.index)
             } else {
                 continue;
