@@ -45,8 +45,9 @@
 //!   root search (an MTD(f) probe: which of its moves cuts is unknown and
 //!   each is a subtree of the whole depth, so the helpers go below the
 //!   root's move in flight); or the frame is already a split point with
-//!   moves left (the helper then just joins). The bit is cleared only once a non-empty list is out,
-//!   and that publication wakes sleeping idle threads.
+//!   moves left (the helper then just joins). The bit is cleared only once
+//!   a non-empty list is out, and that publication wakes sleeping idle
+//!   threads.
 //! - **Choosing.** The idle thread first joins the open split point with
 //!   the most depth left, if any (split points have no owner, so joining
 //!   one needs nobody's answer: `join` checks under the lock that it is not
@@ -872,12 +873,6 @@ mod tests {
         assert!(!f.splittable(false), "no move left");
         (f.next, f.depth) = (2, dts_min_split_depth(true) - 1);
         assert!(!f.splittable(true), "too shallow for a frame");
-    }
-
-    #[test]
-    fn one_report_is_enough_to_step_away_only_near_the_root() {
-        assert_eq!((heavy_after(0), heavy_after(1)), (1, 1));
-        assert!((2..MAX_PLY).all(|ply| heavy_after(ply) == 2));
     }
 
     #[test]
