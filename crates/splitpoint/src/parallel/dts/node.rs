@@ -263,9 +263,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 let sp = &dts.split_points[self.stack.base_sp];
                 let mut d = sp.lock();
                 if prover_first(self.ctx.exact, f.depth)
-                    && waits_for_prover(&d.result, &d.in_flight, i)
+                    && waits_for_elder(&d.in_flight, &d.deferred, i)
                 {
-                    d.in_flight.retain(|&(m, _)| m != mv);
+                    d.in_flight.retain(|m| m.mv != mv);
                     d.deferred.push((mv, i));
                     drop(d);
                     f.stage = Stage::NextMove;

@@ -25,8 +25,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             } = &mut *d;
             if sp.cutoff.load(Relaxed) || dts.cut_above(sp.parent.load(Relaxed)) {
                 None
-            } else if let Some((mv, i)) = take_deferred(result, in_flight, deferred) {
-                in_flight.push((mv, *reported));
+            } else if let Some((mv, i)) = take_deferred(in_flight, deferred) {
+                in_flight.push(InFlight {
+                    mv,
+                    index: i,
+                    taken_at: *reported,
+                });
                 Some((i, mv, result.alpha_for(mv, i), node.node_type))
             } else if node.next >= node.moves.len() && deferred.is_empty() {
                 None
@@ -47,7 +51,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 && *workers >= 2
                 && in_flight
                     .iter()
-                    .any(|&(_, at)| *reported - at >= heavy_after(node.ply))
+                    .any(|m| *reported - m.taken_at >= heavy_after(node.ply))
             {
                 // A move that has outlasted several others here is likely
                 // the one that fails high: the moves after it would be
@@ -64,7 +68,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 node.next += 1;
                 sp.open.store(node.next < node.moves.len(), Relaxed);
                 let mv = node.moves[i];
-                in_flight.push((mv, *reported));
+                in_flight.push(InFlight {
+                    mv,
+                    index: i,
+                    taken_at: *reported,
+                });
                 Some((i, mv, result.alpha_for(mv, i), node.node_type))
             }
         };
@@ -100,7 +108,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             sp.alpha_index.store(d.result.alpha_index(), Relaxed);
             // By move, not by thread: a thread that takes a node over
             // reports moves of its ancestors that other threads took.
-            d.in_flight.retain(|&(m, _)| m != mv);
+            d.in_flight.retain(|m| m.mv != mv);
             d.reported += 1;
             if cut {
                 sp.cutoff.store(true, Relaxed);
@@ -295,7 +303,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.reported = 0;
             d.deferred.clear();
             d.in_flight.clear();
-            d.in_flight.extend(f.mv.map(|mv| (mv, 0)));
+            d.in_flight.extend(f.mv.map(|mv| InFlight {
+                mv,
+                index: f.index,
+                taken_at: 0,
+            }));
             d.aborted = false;
             d.closed = false;
             sp.parent.store(base_sp, Relaxed);
