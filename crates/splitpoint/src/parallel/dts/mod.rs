@@ -41,10 +41,12 @@
 //!   number and a merit (remaining depth first, then expected ALL/PV nodes,
 //!   then CUT nodes with several moves already searched). Splittable
 //!   (`Frame::splittable`): remaining depth ≥ [`dts_min_split_depth`],
-//!   eldest brother searched, moves left, and not the root of a null-window
-//!   root search (an MTD(f) probe: which of its moves cuts is unknown and
-//!   each is a subtree of the whole depth, so the helpers go below the
-//!   root's move in flight); or the frame is already a split point with
+//!   eldest brother searched, moves left, and, at the root of a
+//!   null-window root search (an MTD(f) probe: which of its moves cuts is
+//!   unknown and each is a subtree of the whole depth, so the helpers go
+//!   below the root's move in flight), [`PROBE_ROOT_SPLIT_AFTER`] moves
+//!   taken (by then the probe likely fails low, and every root move is
+//!   needed); or the frame is already a split point with
 //!   moves left (the helper then just joins). The bit is cleared only once
 //!   a non-empty list is out, and that publication wakes sleeping idle
 //!   threads.
@@ -220,6 +222,15 @@ fn heavy_after(ply: usize) -> u32 {
     if ply <= 1 { 1 } else { 2 }
 }
 
+/// Root moves a null-window root search (an MTD(f) probe) has taken
+/// before its root may be split ([`Frame::splittable`]): the root is
+/// ordered by each move's best reply, so a move that fails high is most
+/// often among the first. FFO #40-#44 at two threads, interleaved runs
+/// (16, 16, 12 and 10 of each): never split 369.3M nodes, after 3, 4 and 5
+/// moves 367.6M, 367.4M and 367.1M (serial 347.6M); idle 0.62% of thread
+/// time against 0.44-0.49%, and a third fewer splits.
+const PROBE_ROOT_SPLIT_AFTER: usize = 3;
+
 /// The least remaining depth at which the prover goes first
 /// ([`prover_first`]). Chess, dts at two threads, 3 interleaved rounds of 3
 /// runs each: from 4 and 8, 1.82 and 1.84 x serial where 6 gave 1.87 and no
@@ -321,18 +332,21 @@ impl<G: Game> Frame<G> {
 
     /// Whether an idle thread may split this node (it is not a split
     /// point yet): deep enough for frames, its eldest brother searched,
-    /// moves left — and not the root of a null-window root search (an
-    /// MTD(f) probe). Each of a probe's root moves is a subtree of the whole
-    /// depth and nothing says which one will cut, so a second one searched
-    /// beside it is a gamble on a whole subtree (in FFO #44's last probe the
-    /// loser took 4.5–10M nodes, 5–10% of the solve); the helpers go below
-    /// the root's move in flight instead, where a cutting move's child is an
-    /// ALL node.
+    /// moves left — and, at the root of a null-window root search (an
+    /// MTD(f) probe), [`PROBE_ROOT_SPLIT_AFTER`] moves taken. Each of a
+    /// probe's root moves is a subtree of the whole depth and nothing says
+    /// which one will cut, so a second one searched beside it is a gamble
+    /// on a whole subtree (in FFO #44's last probe the loser took 4.5–10M
+    /// nodes, 5–10% of the solve); the helpers go below the root's move in
+    /// flight instead, where a cutting move's child is an ALL node. Once
+    /// that many root moves failed low, the probe most likely fails low
+    /// too, and then every root move must be searched: an ALL node.
     fn splittable(&self, exact: bool) -> bool {
+        let probe_root = self.root && self.beta - self.orig_alpha == 1;
         self.depth >= dts_min_split_depth(exact)
             && self.index >= 1
             && self.next < self.moves.len()
-            && !(self.root && self.beta - self.orig_alpha == 1)
+            && !(probe_root && self.next < PROBE_ROOT_SPLIT_AFTER)
     }
 
     /// Records the move in flight, reduced by `reduction` plies, and the
@@ -898,7 +912,7 @@ mod tests {
     }
 
     #[test]
-    fn a_probes_root_is_never_offered_and_other_nodes_are_once_their_eldest_is_searched() {
+    fn a_probes_root_is_offered_late_and_other_nodes_once_their_eldest_is_searched() {
         // Nim(10): three moves; the eldest is searched, the second in flight.
         let mut moves = MoveList::new();
         Nim(10).generate_moves(&mut moves);
@@ -908,6 +922,13 @@ mod tests {
         assert!(f.splittable(false), "an interior null-window node");
         f.root = true;
         assert!(!f.splittable(false), "the root of an MTD(f) probe");
+        let mut late = f.clone();
+        late.moves.extend(f.moves.clone());
+        (late.index, late.next) = (PROBE_ROOT_SPLIT_AFTER - 1, PROBE_ROOT_SPLIT_AFTER);
+        assert!(
+            late.splittable(false),
+            "a probe's root whose first moves failed low"
+        );
         (f.orig_alpha, f.alpha) = (-50, -1);
         assert!(f.splittable(false), "a root in a wider window");
         f.index = 0;
