@@ -510,15 +510,13 @@ fn waits_for_elder<M>(in_flight: &[InFlight<M>], deferred: &[(M, usize)], index:
     in_flight.iter().any(|m| m.index < index) || deferred.iter().any(|&(_, i)| i < index)
 }
 
-/// The earliest deferred move, taken off the list, once no move before it
-/// is in flight.
+/// The earliest deferred move, taken off the list, once it waits no more.
 fn take_deferred<M: Copy>(
     in_flight: &[InFlight<M>],
     deferred: &mut Vec<(M, usize)>,
 ) -> Option<(M, usize)> {
     let k = (0..deferred.len()).min_by_key(|&k| deferred[k].1)?;
-    let index = deferred[k].1;
-    (!in_flight.iter().any(|m| m.index < index)).then(|| deferred.remove(k))
+    (!waits_for_elder(in_flight, deferred, deferred[k].1)).then(|| deferred.remove(k))
 }
 
 impl<G: Game> DtsSplitPoint<G> {
