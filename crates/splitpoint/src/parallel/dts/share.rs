@@ -341,7 +341,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 }
                 merit(f.depth, f.entry_type, 3) + JOIN_BONUS
             } else if f.splittable(self.ctx.exact) {
-                merit(f.depth, f.entry_type, f.index)
+                f.split_merit()
             } else {
                 continue;
             };
