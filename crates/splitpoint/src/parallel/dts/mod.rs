@@ -942,14 +942,21 @@ mod tests {
         assert!(deferred.is_empty());
     }
 
-    #[test]
-    fn a_probes_root_is_offered_late_and_other_nodes_once_their_eldest_is_searched() {
-        // Nim(10): three moves; the eldest is searched, the second in flight.
+    /// A frame of Nim(10), 8 plies from the horizon in the null window
+    /// `(alpha, alpha + 1)`: three moves, the eldest searched, the second in
+    /// flight.
+    fn second_move_in_flight(alpha: Score) -> Frame<Nim> {
         let mut moves = MoveList::new();
         Nim(10).generate_moves(&mut moves);
         let mut f = Frame::new(Nim(10));
         (f.moves, f.index, f.next, f.depth) = (moves, 1, 2, 8);
-        (f.orig_alpha, f.alpha, f.beta) = (-1, -1, 0);
+        (f.orig_alpha, f.alpha, f.beta) = (alpha, alpha, alpha + 1);
+        f
+    }
+
+    #[test]
+    fn a_probes_root_is_offered_late_and_other_nodes_once_their_eldest_is_searched() {
+        let mut f = second_move_in_flight(-1);
         assert!(f.splittable(false), "an interior null-window node");
         f.root = true;
         assert!(!f.splittable(false), "the root of an MTD(f) probe");
@@ -972,11 +979,7 @@ mod tests {
 
     #[test]
     fn a_close_call_is_offered_as_if_a_ply_deeper_until_it_has_taken_enough_moves() {
-        let mut moves = MoveList::new();
-        Nim(10).generate_moves(&mut moves);
-        let mut f = Frame::new(Nim(10));
-        (f.moves, f.index, f.next, f.depth) = (moves, 1, 2, 8);
-        (f.orig_alpha, f.alpha, f.beta) = (10, 10, 11);
+        let mut f = second_move_in_flight(10);
         f.entry_type = NodeType::All;
         let plain = merit(f.depth, f.entry_type, f.index);
         f.best = 10 - CLOSE_FAIL_LOW - 1;
