@@ -343,11 +343,16 @@ impl<G: Game> Frame<G> {
     /// that many root moves failed low, the probe most likely fails low
     /// too, and then every root move must be searched: an ALL node.
     fn splittable(&self, exact: bool) -> bool {
-        let probe_root = self.root && self.beta - self.orig_alpha == 1;
+        let probe_root = self.root && self.null_window();
         self.depth >= dts_min_split_depth(exact)
             && self.index >= 1
             && self.next < self.moves.len()
             && !(probe_root && self.next < PROBE_ROOT_SPLIT_AFTER)
+    }
+
+    /// Whether the node was entered with a null window.
+    fn null_window(&self) -> bool {
+        self.beta - self.orig_alpha == 1
     }
 
     /// Whether this null-window node is a close call: fewer than
@@ -359,7 +364,7 @@ impl<G: Game> Frame<G> {
     /// idle thread helps there as if it were a ply deeper.
     fn close_call(&self) -> bool {
         !self.root
-            && self.beta - self.orig_alpha == 1
+            && self.null_window()
             && self.best >= self.alpha - CLOSE_FAIL_LOW
             && self.next < CLOSE_CALL_MOVES
     }
