@@ -8,7 +8,7 @@
 //! leading while the others help ([`lead_and_help`]) — both ending the search
 //! for every thread when one panics.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -50,7 +50,8 @@ pub struct Limits {
     pub depth: Option<i32>,
     /// Wall-clock budget.
     pub movetime: Option<Duration>,
-    /// Node budget.
+    /// Node budget: all threads' nodes together, counted to within a few
+    /// thousand per thread.
     pub nodes: Option<u64>,
     /// Exact mode: the root score equals plain negamax over the same tree
     /// (the table orders moves but never ends a node; no aspiration windows).
@@ -144,6 +145,8 @@ pub(crate) struct SearchJob<'a, G: Game, E: Evaluator<G>> {
     pub root_moves: &'a [G::Move],
     pub limits: &'a Limits,
     pub start: Instant,
+    /// The nodes every thread has counted so far (see [`Worker::count_nodes`]).
+    pub nodes: CachePadded<AtomicU64>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
@@ -156,15 +159,17 @@ impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
 
     /// A context for thread `thread`, stopping on the search's flag. Every
     /// thread watches the clock, so the move time holds when thread 0 is off
-    /// its core (more threads than cores); the node limit counts thread 0's
-    /// nodes only, so it is thread 0's alone.
-    pub fn context(&self, thread: usize) -> SearchContext<'a, G, E> {
+    /// its core (more threads than cores), and the node limit, which counts
+    /// the nodes of all threads.
+    pub fn context<'j>(&'j self, thread: usize) -> SearchContext<'j, G, E>
+    where
+        'a: 'j,
+    {
         let mut ctx = SearchContext::new(self.tt, self.eval, self.stop, self.limits.exact);
         ctx.thread = thread;
         ctx.deadline = self.limits.movetime.map(|t| self.start + t);
-        if thread == 0 {
-            ctx.node_limit = self.limits.nodes;
-        }
+        ctx.node_limit = self.limits.nodes;
+        ctx.node_count = Some(&self.nodes);
         ctx
     }
 
@@ -294,6 +299,9 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         result.depth = depth;
         result.pv = search.worker().pv().to_vec();
         result.stats = search.worker().stats;
+        // Every thread's nodes, so that the line's count and speed are the
+        // search's, not thread 0's (other threads' last few are not in yet).
+        result.stats.nodes = search.worker().count_nodes(&job.nodes);
         result.elapsed = job.start.elapsed();
         on_iteration(&result);
         // A proven result cannot change with more depth.

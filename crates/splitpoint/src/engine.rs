@@ -403,6 +403,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             root_moves: &moves,
             limits,
             start,
+            nodes: CachePadded::default(),
         };
         let messaging = pv_split::Messaging {
             remote: self.remote.as_deref(),

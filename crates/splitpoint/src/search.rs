@@ -21,7 +21,7 @@ pub(crate) mod hook;
 pub(crate) mod rules;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -56,8 +56,12 @@ pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
     pub exact: bool,
     /// When the search must end, if timed.
     pub deadline: Option<Instant>,
-    /// How many nodes this worker may visit, if limited.
+    /// How many nodes the search may visit, if limited: this worker's own,
+    /// or with [`Self::node_count`] all threads'.
     pub node_limit: Option<u64>,
+    /// The nodes every thread of the search has counted so far, when the
+    /// search keeps that count (see [`Worker::count_nodes`]).
+    pub(crate) node_count: Option<&'a AtomicU64>,
     /// This thread's index in its search (0 runs the root).
     pub thread: usize,
     /// How a parallel algorithm joins this thread's move loops (split points,
@@ -75,6 +79,7 @@ impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
             exact,
             deadline: None,
             node_limit: None,
+            node_count: None,
             thread: 0,
             hook: None,
         }
@@ -129,6 +134,8 @@ pub struct Worker<G: Game> {
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     stopped: bool,
     next_poll: u64,
+    /// How many of this worker's nodes it has added to a shared count.
+    nodes_counted: u64,
     /// The thread timeline, when asked for.
     pub(crate) trace: Option<Recorder>,
 }
@@ -154,6 +161,7 @@ impl<G: Game> Worker<G> {
             pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
             stopped: false,
             next_poll: POLL_INTERVAL,
+            nodes_counted: 0,
             trace: None,
         }
     }
@@ -213,6 +221,7 @@ impl<G: Game> Worker<G> {
         self.stats = Stats::default();
         self.stopped = false;
         self.next_poll = POLL_INTERVAL;
+        self.nodes_counted = 0;
         *self.killers = [[None; 2]; MAX_PLY];
         self.history.age();
     }
@@ -245,8 +254,20 @@ impl<G: Game> Worker<G> {
         &self.pv[0]
     }
 
-    /// Looks at the stop flag (every node) and the clock and node limit (every
-    /// [`POLL_INTERVAL`] nodes); raises the shared flag when a limit is reached.
+    /// Adds the nodes this worker visited since its last call to `count`,
+    /// the search's count over all threads; returns the new count. Workers
+    /// call it every [`POLL_INTERVAL`] nodes, so the count lags by fewer than
+    /// that per thread.
+    pub(crate) fn count_nodes(&mut self, count: &AtomicU64) -> u64 {
+        let new = self.stats.nodes - self.nodes_counted;
+        self.nodes_counted = self.stats.nodes;
+        count.fetch_add(new, Relaxed) + new
+    }
+
+    /// Looks at the stop flag (every node) and, every [`POLL_INTERVAL`]
+    /// nodes, the clock and the node limit (adding this worker's nodes to the
+    /// search's count when it keeps one); raises the shared flag when a limit
+    /// is reached.
     #[inline]
     pub(crate) fn poll_stop<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) -> bool {
         if self.stopped {
@@ -259,7 +280,11 @@ impl<G: Game> Worker<G> {
         if self.stats.nodes >= self.next_poll {
             self.next_poll = self.stats.nodes + POLL_INTERVAL;
             let out_of_time = ctx.deadline.is_some_and(|d| Instant::now() >= d);
-            let out_of_nodes = ctx.node_limit.is_some_and(|n| self.stats.nodes >= n);
+            let nodes = match ctx.node_count {
+                Some(count) => self.count_nodes(count),
+                None => self.stats.nodes,
+            };
+            let out_of_nodes = ctx.node_limit.is_some_and(|n| nodes >= n);
             if out_of_time || out_of_nodes {
                 ctx.stop.store(true, Relaxed);
                 self.stopped = true;

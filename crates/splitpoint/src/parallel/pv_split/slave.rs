@@ -241,6 +241,7 @@ pub(crate) fn serve_on_threads<G: Game, E: Evaluator<G>>(
             root_moves: &[],
             limits: &limits,
             start: Instant::now(),
+            nodes: CachePadded::default(),
         };
         let helpers = RankHelpers {
             inner: &*inner,
