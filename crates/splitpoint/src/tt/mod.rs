@@ -29,7 +29,10 @@
 //! and a large table costs nothing until the search touches it: the operating
 //! system hands out fresh zero pages on first use, so creating a 4 GiB table
 //! writes nothing. [`TranspositionTable::clear`] trades a large table's block
-//! for a fresh one the same way.
+//! for a fresh one the same way. On Linux the block asks for transparent huge
+//! pages (`advise_huge_pages`): Othello's FFO #40-#41, 64 MiB and 1 GiB
+//! tables, 10 alternating solves each, took 0.93 and 0.91 x the time (paired
+//! medians, 2026-11-27), a page being then 2 MiB of the table, not 4 KiB.
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::fmt;
@@ -203,6 +206,7 @@ impl Buckets {
         // SAFETY: `offset < 64` and the block holds `len + 1` buckets' bytes,
         // so `block + offset` and the `len` buckets after it are inside it.
         let first = unsafe { block.add(offset) }.cast::<Bucket>();
+        advise_huge_pages(block, size);
         #[cfg(test)]
         BLOCKS_ALLOCATED.with(|n| n.set(n.get() + 1));
         Some(Buckets {
@@ -212,6 +216,28 @@ impl Buckets {
             len,
         })
     }
+}
+
+/// Asks Linux to back the 2 MiB-aligned part of a block with huge pages
+/// (where transparent huge pages are on `madvise`, the usual default): a
+/// probe lands anywhere in the table, and with 4 KiB pages nearly every one
+/// misses the TLB as well as the cache. Only a hint: a refusal changes
+/// nothing.
+fn advise_huge_pages(block: NonNull<u8>, size: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = block.as_ptr().align_offset(HUGE);
+        if start < size && size - start >= HUGE {
+            let len = (size - start) / HUGE * HUGE;
+            // SAFETY: `[block + start, block + start + len)` lies inside the
+            // live block (`start + len <= size`), and `MADV_HUGEPAGE` only
+            // changes how the kernel backs those pages, never their contents.
+            unsafe { libc::madvise(block.as_ptr().add(start).cast(), len, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (block, size);
 }
 
 impl Deref for Buckets {
