@@ -1,11 +1,12 @@
 //! `splitpoint solve`: exact endgame scores, by a single exact search to the end
 //! of the game with the exact evaluator.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use splitpoint::{Engine, Game, SearchResult};
 use splitpoint_games::othello::{
@@ -39,7 +40,8 @@ const DEFAULT_FFO: u32 = 40;
 /// moves with their scores ('G8:+18; H1:+12;'). FFO positions, and OBF lines
 /// with scored moves, are checked against their known scores and best moves
 /// (the best-scored ones): a mismatch is reported on stderr and the exit
-/// status is 1.
+/// status is 1. On a terminal, a line on stderr shows which position is
+/// being solved and for how long.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint solve othello                    FFO #40 (20 empties, score +38)
@@ -175,7 +177,14 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let mut all_correct = true;
     let (mut total_nodes, mut total_time) = (0, Duration::ZERO);
     let mut traces = Vec::new();
-    for job in &jobs {
+    let progress = progress_line();
+    for (i, job) in jobs.iter().enumerate() {
+        let name = job
+            .known
+            .as_ref()
+            .map_or_else(|| format!("position {}", i + 1), |k| k.source.clone());
+        progress.set_message(format!("{name} ({} of {})", i + 1, jobs.len()));
+        progress.reset_elapsed();
         engine.clear();
         let result = solve(&mut engine, &job.position, args.oracle);
         if let Some(trace) = engine.take_trace() {
@@ -189,12 +198,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         total_time += result.elapsed;
         let correct = job.known.as_ref().is_none_or(|k| agrees(k, &result));
         all_correct &= correct;
-        if args.json {
-            let json = to_json(job, &result, correct);
-            report::json_line(&mut out, &json)?;
-        } else {
-            write_row(&mut out, job, &result, correct)?;
-        }
+        progress.suspend(|| {
+            if args.json {
+                report::json_line(&mut out, &to_json(job, &result, correct))
+            } else {
+                write_row(&mut out, job, &result, correct)
+            }
+        })?;
         if !correct {
             if let Some(known) = &job.known {
                 eprintln!(
@@ -210,6 +220,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             }
         }
     }
+    progress.finish_and_clear();
     if !args.json && jobs.len() > 1 {
         writeln!(
             out,
@@ -226,6 +237,21 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// On a terminal, a line on stderr naming the position being solved and
+/// how long it has taken so far, redrawn twice a second (a solve can take
+/// minutes and prints nothing until it is done); elsewhere nothing.
+fn progress_line() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} solving {msg}: {elapsed}") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
 }
 
 /// Solves `pos` exactly: one iteration deep enough that every line reaches the
