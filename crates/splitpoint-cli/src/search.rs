@@ -133,8 +133,7 @@ impl SearchArgs {
             movetime,
             nodes: self.nodes,
             exact: self.exact,
-            single_iteration: false,
-            mtdf: false,
+            ..Limits::default()
         })
     }
 }

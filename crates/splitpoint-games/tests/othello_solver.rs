@@ -6,8 +6,10 @@
 
 use std::collections::HashMap;
 
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Outcome, Score};
-use splitpoint_games::othello::{Othello, OthelloExact, OthelloMove, oracle_limits, solve_limits};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Outcome, Score};
+use splitpoint_games::othello::{
+    Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, solve_limits,
+};
 
 mod common;
 use common::random_othello;
@@ -70,6 +72,36 @@ fn the_solver_scores_as_the_oracle_under_every_algorithm_at_1_2_3_threads() {
             }
         }
     }
+}
+
+#[test]
+fn the_presearch_reports_nothing_and_leaves_no_score_behind() {
+    assert!(
+        solve_limits(&endgames()[0]).presearch > 0,
+        "the solver presearches"
+    );
+    // One report per solve: the solve's own.
+    for pos in endgames().iter().take(5) {
+        let mut engine = Engine::new(OthelloExact, 8);
+        let limits = solve_limits(pos);
+        let mut depths = Vec::new();
+        engine.search_with(pos, &limits, |r| depths.push(r.depth));
+        assert_eq!(depths, [limits.depth.unwrap()], "{}", pos.position_text());
+    }
+    // FFO #45's presearch scores are its evaluation's guesses (+3 to +7):
+    // stopped within the presearch (the node limit is checked every few
+    // thousand nodes), a solve has no depth and no score to report.
+    let pos = ffo_positions()[5].position;
+    let mut engine = Engine::new(OthelloExact, 8);
+    let r = engine.search(
+        &pos,
+        &Limits {
+            nodes: Some(1),
+            ..solve_limits(&pos)
+        },
+    );
+    assert!(r.stats.nodes < 40_000, "not stopped within the presearch");
+    assert_eq!((r.depth, r.score), (0, 0));
 }
 
 #[test]

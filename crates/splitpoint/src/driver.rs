@@ -67,6 +67,12 @@ pub struct Limits {
     /// 754M, and no PV node whose alpha rises while helpers search its
     /// brothers). Ignored in exact mode.
     pub mtdf: bool,
+    /// With `single_iteration`: iterations `1..=presearch` first, unreported,
+    /// to leave best moves in the table for the deep iteration to order its
+    /// first plies by (their scores are the evaluator's guesses and are
+    /// dropped). 0: none. Their entries are far shallower than any node of the
+    /// deep iteration needs, so they end none of its nodes.
+    pub presearch: i32,
 }
 
 impl Limits {
@@ -260,6 +266,9 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
     } else {
         1
     };
+    if limits.single_iteration && (1..max_depth).contains(&limits.presearch) {
+        presearch(search, job.root, &mut root_moves, limits.presearch);
+    }
     let mut last_depth = 0;
     for iteration in first_depth..=max_depth {
         let depth = (iteration + plan.offset).min(max_depth);
@@ -310,6 +319,37 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         }
     }
     result
+}
+
+/// Shallow full-window iterations `1..=depth` ([`Limits::presearch`]): the
+/// table keeps their best moves and the root their order; their scores are
+/// forgotten, so that a search stopped before its deep iteration completes
+/// reports none of them.
+fn presearch<G: Game>(
+    search: &mut impl RootSearch<G>,
+    root: &G,
+    root_moves: &mut RootMoves<G>,
+    depth: i32,
+) {
+    for depth in 1..=depth {
+        let since = search.worker().trace_clock();
+        let w = RootWindow {
+            alpha: -INFINITY,
+            beta: INFINITY,
+            depth,
+        };
+        let stopped = search.search_root(root, root_moves, w).is_none();
+        let label = || format!("presearch depth {depth}");
+        search
+            .worker()
+            .trace_span(since, EventKind::Iteration, 0, label, stopped);
+        if stopped {
+            break;
+        }
+    }
+    for r in root_moves.iter_mut() {
+        r.score = -INFINITY;
+    }
 }
 
 /// A root search in a window around the last score, widened on failure;

@@ -32,6 +32,8 @@ const POTENTIAL_WEIGHT: Score = 25;
 /// Discs only start to count once few squares are left.
 const LATE_EMPTIES: u32 = 12;
 const DISC_WEIGHT: Score = 30;
+/// About one disc's worth in the evaluation's points.
+pub(crate) const POINTS_PER_DISC: Score = 100;
 /// Evaluations are clamped to this, far inside the won-game band.
 const LIMIT: Score = 15_000;
 

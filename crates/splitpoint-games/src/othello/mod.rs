@@ -51,13 +51,24 @@ use splitpoint::{Limits, MAX_DEPTH};
 /// cut-offs with an aspiration window around 0 halved the nodes and time of
 /// [`oracle_limits`]' search (754M nodes, 17.0 s single-threaded); the
 /// probes halve them again (430M, 8.3 s).
+///
+/// Before the solve, a presearch ([`Limits::presearch`], [`PRESEARCH_DEPTH`]
+/// plies with the midgame evaluation) leaves best moves in the table for the
+/// solve's first plies, which otherwise have only the fastest-first keys.
 pub fn solve_limits(pos: &Othello) -> Limits {
     Limits {
         exact: false,
         mtdf: true,
+        presearch: PRESEARCH_DEPTH,
         ..oracle_limits(pos)
     }
 }
+
+/// The solver's presearch depth. Single-threaded nodes (2026-11-27): FFO
+/// #40-#44 347.6M without, 347.6M, 337.2M, 316.0M, 343.7M and 341.3M at 4,
+/// 6, 8, 10 and 12 plies; #45-#48 2,099M without, 1,824M at 8 (#46 351M ->
+/// 206M, #48 677M -> 564M). A presearch costs 10-50K nodes.
+pub const PRESEARCH_DEPTH: i32 = 8;
 
 /// [`solve_limits`] in exact mode, the oracle the solver is tested against:
 /// the same tree with the table ordering moves only, ending no node.

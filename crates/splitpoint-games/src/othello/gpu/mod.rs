@@ -396,8 +396,8 @@ pub enum DeviceEval {
     /// [`OthelloEval`](super::OthelloEval): the heuristic midgame score,
     /// finished games as wins and losses by distance.
     Midgame = 0,
-    /// [`OthelloExact`](super::OthelloExact): the disc difference, finished
-    /// games by their final score.
+    /// [`OthelloExact`](super::OthelloExact): the midgame score in discs,
+    /// finished games by their final score.
     Exact = 1,
 }
 

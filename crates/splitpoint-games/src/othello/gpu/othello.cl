@@ -197,9 +197,10 @@ int terminal(ulong p, ulong o, int eval, int ply) {
     return diff > 0 ? WIN - ply : (diff < 0 ? -WIN + ply : 0);
 }
 
-// A position the depth limit stops at.
+// A position the depth limit stops at; OthelloExact's is the midgame score
+// in discs (POINTS_PER_DISC, 100), clamped to the final scores' range.
 int evaluate(ulong p, ulong o, int eval) {
-    return eval == EVAL_EXACT ? (int)popcount(p) - (int)popcount(o) : midgame(p, o);
+    return eval == EVAL_EXACT ? clamp(midgame(p, o) / 100, -64, 64) : midgame(p, o);
 }
 
 // Nodes with at least this many plies and more than this many empty squares
