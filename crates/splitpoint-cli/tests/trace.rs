@@ -3,6 +3,7 @@
 
 mod common;
 use common::run::{TempDir, arg, read_json, splitpoint, success, trace_events};
+use splitpoint_games::othello::PRESEARCH_DEPTH;
 
 #[test]
 fn search_writes_the_timeline_of_its_threads() {
@@ -64,11 +65,16 @@ fn solve_writes_one_process_per_position() {
     let processes = trace_events(&json, "process_name");
     assert_eq!(processes.len(), 1);
     assert_eq!(processes[0]["args"]["name"], endgame);
-    assert_eq!(
-        trace_events(&json, "iteration").len(),
-        1,
-        "a solve is one iteration"
-    );
+    // A solve is one iteration, after the presearch's shallow ones.
+    let labels: Vec<String> = trace_events(&json, "iteration")
+        .iter()
+        .map(|e| e["args"]["label"].as_str().unwrap().to_string())
+        .collect();
+    let presearch: Vec<String> = (1..=PRESEARCH_DEPTH)
+        .map(|d| format!("presearch depth {d}"))
+        .collect();
+    assert_eq!(labels[..labels.len() - 1], presearch[..], "{labels:?}");
+    assert_eq!(labels.last().unwrap(), "depth 42", "{labels:?}");
 }
 
 #[test]

@@ -65,9 +65,10 @@ pub fn solve_limits(pos: &Othello) -> Limits {
 }
 
 /// The solver's presearch depth. Single-threaded nodes (2026-11-27): FFO
-/// #40-#44 347.6M without, 347.6M, 337.2M, 316.0M, 343.7M and 341.3M at 4,
-/// 6, 8, 10 and 12 plies; #45-#48 2,099M without, 1,824M at 8 (#46 351M ->
-/// 206M, #48 677M -> 564M). A presearch costs 10-50K nodes.
+/// #45-#48 2,099M without, 1,899M, 1,864M, 1,824M and 1,815M at 6, 7, 8
+/// and 9 plies (#46 351M -> 206M, #48 677M -> 564M at 8); #40-#44 347.6M
+/// without, 337.2M, 332.0M, 316.0M, 354.4M and 343.7M at 6 to 10 plies
+/// (#44 alone moving between 63M and 105M). A presearch costs 10-50K nodes.
 pub const PRESEARCH_DEPTH: i32 = 8;
 
 /// [`solve_limits`] in exact mode, the oracle the solver is tested against:
