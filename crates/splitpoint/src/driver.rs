@@ -70,8 +70,10 @@ pub struct Limits {
     /// With `single_iteration`: iterations `1..=presearch` first, unreported,
     /// to leave best moves in the table for the deep iteration to order its
     /// first plies by (their scores are the evaluator's guesses and are
-    /// dropped). 0: none. Their entries are far shallower than any node of the
-    /// deep iteration needs, so they end none of its nodes.
+    /// dropped). 0: none. An entry they leave ends a node of the deep
+    /// iteration only if it is as deep as that node needs: never in the
+    /// Othello solver, whose deep iteration is 2 × empties + 2 plies against
+    /// 8, and where a position's empties fix its ply.
     pub presearch: i32,
 }
 
