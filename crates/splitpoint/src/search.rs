@@ -57,7 +57,7 @@ pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
     /// When the search must end, if timed.
     pub deadline: Option<Instant>,
     /// How many nodes the search may visit, if limited: this worker's own,
-    /// or with [`Self::node_count`] all threads'.
+    /// or with `node_count` all threads'.
     pub node_limit: Option<u64>,
     /// The nodes every thread of the search has counted so far, when the
     /// search keeps that count (see [`Worker::count_nodes`]).
@@ -124,7 +124,7 @@ struct NodeSearch {
 }
 
 /// One thread's search state: owned, never shared, but for the history of
-/// deep cutoffs (see [`history`]).
+/// deep cutoffs (see the `search::history` module).
 pub struct Worker<G: Game> {
     /// What this worker has done so far.
     pub stats: Stats,
