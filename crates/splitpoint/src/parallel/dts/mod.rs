@@ -90,6 +90,15 @@
 //!   from 412M to 393M (serial 370M) and the time from 4.15 s to 3.88 s;
 //!   one report within a ply of the root, with the probe's root not split,
 //!   took them (over a better root order, serial 348M) from 381M to 368M.
+//! - **The probe's root cuts in order.** At the root of an MTD(f) probe,
+//!   a move that reaches beta while moves before it are still out does not
+//!   cut yet: no new move is taken, the threads help below those moves,
+//!   and the cut is made once they are back ([`DtsSplitData::cut_pending`]),
+//!   as the serial loop would have searched them. The probes that walk the
+//!   score up end with one that fails low at the root, and that one needs
+//!   every root move's bound: FFO #40-#44 at two threads, 337.9M -> 334.0M
+//!   nodes (8 interleaved runs each; serial 316.0M). Deeper split points
+//!   cut at once: waiting there too cost more than it saved (342.9M).
 //! - **Leaving.** With no move left (or a cutoff) the thread decrements
 //!   `workers` under the lock. If others remain it goes idle. If it was the
 //!   last, the split point is closed and, if its result is final (cut off, or
@@ -343,16 +352,22 @@ impl<G: Game> Frame<G> {
     /// that many root moves failed low, the probe most likely fails low
     /// too, and then every root move must be searched: an ALL node.
     fn splittable(&self, exact: bool) -> bool {
-        let probe_root = self.root && self.null_window();
         self.depth >= dts_min_split_depth(exact)
             && self.index >= 1
             && self.next < self.moves.len()
-            && !(probe_root && self.next < PROBE_ROOT_SPLIT_AFTER)
+            && !(self.probe_root() && self.next < PROBE_ROOT_SPLIT_AFTER)
     }
 
     /// Whether the node was entered with a null window.
     fn null_window(&self) -> bool {
         self.beta - self.orig_alpha == 1
+    }
+
+    /// Whether this is the root of a null-window root search (an MTD(f)
+    /// probe), where a cut waits for the moves before it
+    /// ([`DtsSplitData::cut_pending`]).
+    fn probe_root(&self) -> bool {
+        self.root && self.null_window()
     }
 
     /// Whether this null-window node is a close call: fewer than
@@ -477,6 +492,14 @@ struct DtsSplitData<G: Game> {
     deferred: Vec<(G::Move, usize)>,
     /// A move was given up without a result: not final unless cut off.
     aborted: bool,
+    /// At a probe's root, the index of a move that reached beta while moves
+    /// before it were in flight: the cut waits for them (nobody takes a new
+    /// move; `cutoff` is raised once none of them is out). The serial loop
+    /// would have searched them, and MTD(f)'s last probe, failing low at the
+    /// root, needs every root move's bound: FFO #42's probe at 1 cut on g2
+    /// (its eighth move) while c6 was out; aborted, c6 cost its last probe
+    /// 10M nodes more than serial's (17M against 7M).
+    cut_pending: Option<usize>,
     /// The last worker left: nobody may join.
     closed: bool,
 }
@@ -562,6 +585,7 @@ impl<G: Game> DtsSplitPoint<G> {
                 in_flight: Vec::with_capacity(threads),
                 deferred: Vec::with_capacity(threads),
                 aborted: false,
+                cut_pending: None,
                 closed: true,
             })),
             cutoff: AtomicBool::new(false),
@@ -663,7 +687,11 @@ impl<G: Game> Dts<G> {
     fn join(&self, id: usize) -> bool {
         let sp = &self.split_points[id];
         let mut d = sp.lock();
-        if d.closed || sp.cutoff.load(Relaxed) || d.node.next >= d.node.moves.len() {
+        if d.closed
+            || sp.cutoff.load(Relaxed)
+            || d.cut_pending.is_some()
+            || d.node.next >= d.node.moves.len()
+        {
             return false;
         }
         d.workers += 1;

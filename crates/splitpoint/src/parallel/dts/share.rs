@@ -21,9 +21,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 reported,
                 in_flight,
                 deferred,
+                cut_pending,
                 ..
             } = &mut *d;
             if sp.cutoff.load(Relaxed) || dts.cut_above(sp.parent.load(Relaxed)) {
+                None
+            } else if let Some(cut_at) = *cut_pending {
+                if in_flight.iter().any(|m| m.index < cut_at) {
+                    // The cut waits for the moves before it: help below
+                    // them (they stay counted, so the split point lives on).
+                    *workers -= 1;
+                    return Flow::Exit(Exit::Idle);
+                }
+                sp.cutoff.store(true, Relaxed);
                 None
             } else if let Some((mv, i)) = take_deferred(in_flight, deferred) {
                 in_flight.push(InFlight {
@@ -111,7 +121,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             d.in_flight.retain(|m| m.mv != mv);
             d.reported += 1;
             if cut {
-                sp.cutoff.store(true, Relaxed);
+                if d.node.probe_root() && d.in_flight.iter().any(|m| m.index < i) {
+                    d.cut_pending = Some(d.cut_pending.map_or(i, |at| at.min(i)));
+                } else {
+                    sp.cutoff.store(true, Relaxed);
+                }
                 sp.open.store(false, Relaxed);
             }
             if i == 0 {
@@ -309,6 +323,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 taken_at: 0,
             }));
             d.aborted = false;
+            d.cut_pending = None;
             d.closed = false;
             sp.parent.store(base_sp, Relaxed);
             sp.depth.store(f.depth, Relaxed);
