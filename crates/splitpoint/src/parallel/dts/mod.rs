@@ -80,11 +80,11 @@
 //! - **Stepping away.** At a null-window split point that may still cut
 //!   off (not an expected ALL node, whose moves all have to be searched),
 //!   a move that stays in flight while others are reported there (two, or
-//!   one within a ply of the root: [`heavy_after`]) is likely the one that
-//!   fails high, and the moves after it would be wasted (a refuted move is
-//!   cheap, the move that refutes the node is not). A thread about to take
-//!   a move then leaves instead,
-//!   while others are still counted, and the split point takes no
+//!   one a ply below the root; never at a probe's root: [`heavy_after`])
+//!   is likely the one that fails high, and the moves after it would be
+//!   wasted (a refuted move is cheap, the move that refutes the node is
+//!   not). A thread about to take a move then leaves instead, while others
+//!   are still counted, and the split point takes no
 //!   newcomers until a taken move is back: the thread goes idle and helps
 //!   below that move. On FFO #40-#44 at two threads this took the nodes
 //!   from 412M to 393M (serial 370M) and the time from 4.15 s to 3.88 s;
@@ -227,9 +227,19 @@ const JOIN_BONUS: i64 = 4;
 /// one that will cut: a thread then helps below it instead of taking
 /// further moves. Right below the root a wasted move is a subtree of nearly
 /// the whole depth, so one report is enough there; deeper, one made the
-/// helper idle far more often for fewer nodes saved, so two.
+/// helper idle far more often for fewer nodes saved, so two. At the root
+/// itself (a null-window root is an MTD(f) probe's) no root move is
+/// wasted: one before the cutting move is searched anyway (the cut waits
+/// for it, [`DtsSplitData::cut_pending`]), and the bound of one after it
+/// is what the last probe of a walk up needs. Stepping away there after
+/// one report, as at ply 1, cost FFO #40-#44 at two threads 333.7M against
+/// 331.4M nodes (6 interleaved runs; 334.3M against 330.3M in 4 more).
 fn heavy_after(ply: usize) -> u32 {
-    if ply <= 1 { 1 } else { 2 }
+    match ply {
+        0 => u32::MAX,
+        1 => 1,
+        _ => 2,
+    }
 }
 
 /// Root moves a null-window root search (an MTD(f) probe) has taken
