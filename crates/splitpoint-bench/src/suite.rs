@@ -202,6 +202,20 @@ impl Suite {
     /// A message naming the unknown suite, the unreadable file, or the bad
     /// line (with its number).
     pub fn load(name_or_path: &str, game: Option<GameName>) -> Result<Suite, String> {
+        Suite::load_with_depth(name_or_path, game, None)
+    }
+
+    /// [`Suite::load`], with `depth` (a `--depth` flag, applied after with
+    /// [`Suite::set_depth`]) standing in for a suite file's missing one: a
+    /// file of bare positions then loads.
+    ///
+    /// # Errors
+    /// As [`Suite::load`].
+    pub fn load_with_depth(
+        name_or_path: &str,
+        game: Option<GameName>,
+        depth: Option<i32>,
+    ) -> Result<Suite, String> {
         let suite = match name_or_path {
             "othello-mid" => Suite::parse(
                 "othello-mid",
@@ -286,7 +300,7 @@ impl Suite {
                         names.join(", ")
                     )
                 })?;
-                Suite::parse(path, &text, game.unwrap_or(GameName::Othello), None)
+                Suite::parse(path, &text, game.unwrap_or(GameName::Othello), depth)
             }
         }?;
         if let Some(game) = game

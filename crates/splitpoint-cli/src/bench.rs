@@ -326,9 +326,13 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
             .default_suite()
             .to_string()
     });
-    let mut suite = Suite::load(&name, game).map_err(|e| Error::input(format!("--suite: {e}")))?;
-    if let Some(depth) = &args.depth {
-        let depth = parse_depth(depth).map_err(|e| Error::input(format!("--depth: {e}")))?;
+    let depth = (args.depth.as_deref())
+        .map(parse_depth)
+        .transpose()
+        .map_err(|e| Error::input(format!("--depth: {e}")))?;
+    let mut suite = Suite::load_with_depth(&name, game, depth)
+        .map_err(|e| Error::input(format!("--suite: {e}")))?;
+    if let Some(depth) = depth {
         if suite.kind == SuiteKind::Solve {
             return Err(Error::input(format!(
                 "--depth: suite '{name}' is solved exactly, not searched to a depth"

@@ -102,9 +102,11 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<ExitCode> {
             .default_suite()
             .to_string()
     });
-    let suite = Suite::load(&name, game).map_err(|e| Error::input(format!("--suite: {e}")))?;
-    let game = suite.game;
     let depth = parse_depth(&args.depth).map_err(|e| Error::input(format!("--depth: {e}")))?;
+    // The games are played to --depth: a suite file need not give one.
+    let suite = Suite::load_with_depth(&name, game, Some(depth))
+        .map_err(|e| Error::input(format!("--suite: {e}")))?;
+    let game = suite.game;
     let (a, b) = (
         parse_config("--a", &args.a, args.gpu_device)?,
         parse_config("--b", &args.b, args.gpu_device)?,

@@ -192,6 +192,36 @@ fn bench_on_file(dir: &TempDir, file: &str, game: &str, text: &str, depth: &str)
     bench(game, arg(&path), &flags, &dir.join("out"))
 }
 
+/// A suite file of bare positions (no depth anywhere) takes its depth from
+/// `--depth`, in `bench` and in `selfplay`; without one, the error says to
+/// pass it.
+#[test]
+fn a_suite_file_without_a_depth_takes_the_flags() {
+    let dir = TempDir::new("depthless");
+    let text = "#! game=chess normal\nstartpos\n";
+    let stdout = bench_output(bench_on_file(&dir, "bare.txt", "chess", text, "3"));
+    assert!(stdout.contains("depth 3"), "{stdout}");
+    let path = dir.join("bare.txt");
+    let stderr = status_2_one_line(
+        "bench without --depth",
+        &bench(
+            "chess",
+            arg(&path),
+            &["--algos", "serial"],
+            &dir.join("out2"),
+        ),
+    );
+    assert!(stderr.contains("pass --depth"), "{stderr}");
+    let args = ["selfplay", "--suite", arg(&path), "--openings", "1"];
+    success(
+        &[
+            &args[..],
+            &["--depth", "2", "--a", "serial:1", "--b", "serial:1"],
+        ]
+        .concat(),
+    );
+}
+
 /// A suite with no positions, or with a malformed position or goal, is bad
 /// input: status 2 and one line naming the file, the line and the problem,
 /// before anything is searched.
