@@ -192,13 +192,14 @@ fn suite_line(name: &str, description: &str) -> String {
 const SUITES_HELP: &str = "
 Suite files: one position a line, optionally followed by '; score=N ; best=m1,m2 ;
 depth=D ; id=NAME'; '#' starts a comment; a line '#! depth=D' or '#! solve' sets
-the suite's depth or makes it an exact solve ('#! game=synthetic' names the game,
-'#! goals' makes the best= moves goals that are counted, not checked, '#! normal'
-runs it in normal mode by default). A chess suite may be an EPD file (*.epd, 'bm'
-and 'id' operations). Best moves are in the game's move notation; every position
-and best move is read when the suite is loaded, and a suite with no positions,
-or a malformed position or a best move that is not legal there, is bad input
-(status 2, naming the file and the line), found before anything is searched.
+the suite's depth (--depth stands in for a missing one) or makes it an exact
+solve ('#! game=synthetic' names the game, '#! goals' makes the best= moves goals
+that are counted, not checked, '#! normal' runs it in normal mode by default).
+A chess suite may be an EPD file (*.epd, 'bm' and 'id' operations). Best moves
+are in the game's move notation; every position and best move is read when the
+suite is loaded, and a suite with no positions, or a malformed position or a
+best move that is not legal there, is bad input (status 2, naming the file and
+the line), found before anything is searched.
 
 Examples:
   splitpoint bench --quick                          a minute: every game, serial, ybw, dts
