@@ -447,7 +447,12 @@ pub fn markdown(
         SuiteKind::Depth(d) if d > 0 => format!("depth {d}"),
         SuiteKind::Depth(_) => "per-position depths".to_string(),
     };
-    let mode = if exact { "exact mode" } else { "normal mode" };
+    let mode = match (suite.kind, exact) {
+        (SuiteKind::Solve, true) => "the oracle: exact mode",
+        (SuiteKind::Solve, false) => "the solver",
+        (_, true) => "exact mode",
+        (_, false) => "normal mode",
+    };
     let mode = format!("{mode}, {} table", options.table.name());
     let _ = writeln!(
         s,
@@ -619,7 +624,11 @@ pub fn markdown(
         let _ = writeln!(
             s,
             "\nEvery answer agrees with the suite's known results{}.",
-            if exact { " and with serial search" } else { "" }
+            if exact || suite.kind == SuiteKind::Solve {
+                " and with serial search"
+            } else {
+                ""
+            }
         );
     }
     if differs > 0 {

@@ -15,7 +15,7 @@ use splitpoint::{Algorithm, Engine, Evaluator, Limits, Score, TableKind, Trace};
 
 use crate::games::NamedGame;
 use crate::machine::load_average;
-use crate::suite::Suite;
+use crate::suite::{Suite, SuiteKind};
 
 /// The GPU algorithm's name, wherever algorithms are named.
 pub const GPU: &str = "gpu";
@@ -437,9 +437,11 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     Ok((out, loads))
 }
 
-/// Checks every answer against the suite's known results and, in exact mode,
-/// against the serial reference (configuration 0, run 0).
+/// Checks every answer against the suite's known results and, in exact mode
+/// or a solve (whose score is exact in either mode), against the serial
+/// reference (configuration 0, run 0).
 fn judge(job: &Job, measurements: &mut [Measurement]) {
+    let exact = job.exact || job.suite.kind == SuiteKind::Solve;
     let reference: Vec<Score> = measurements
         .iter()
         .take(job.suite.positions.len())
@@ -468,7 +470,7 @@ fn judge(job: &Job, measurements: &mut [Measurement]) {
                 expected: known.best_moves.clone(),
             }
         } else if m.score != reference[i] {
-            if job.exact {
+            if exact {
                 Verdict::DiffersFromSerial {
                     serial: reference[i],
                 }

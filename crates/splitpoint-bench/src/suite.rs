@@ -19,11 +19,12 @@
 //! - `id=NAME`: a label for tables.
 //!
 //! Directive lines start with `#!`: `game=othello|synthetic|chess|draughts|xiangqi`, `depth=D`
-//! (the suite's default depth), `solve` (Othello: solve exactly to the end),
-//! `goals` (the `best=` moves are what a strong engine plays, as in chess test
-//! suites: each search is counted as finding one or not, never failed) or
-//! `normal` (run in normal mode unless told otherwise; suites run in exact
-//! mode by default).
+//! (the suite's default depth), `solve` (Othello: solve exactly to the end,
+//! by the solver of `splitpoint solve` unless told `--exact`, which runs the
+//! oracle), `goals` (the `best=` moves are what a strong engine plays, as in
+//! chess test suites: each search is counted as finding one or not, never
+//! failed) or `normal` (run in normal mode unless told otherwise; suites that
+//! search to a depth run in exact mode by default).
 //!
 //! A chess suite may also be an EPD file (`*.epd`, with `bm` and `id`
 //! operations, as Bratko–Kopec is published): its best moves are goals, and
@@ -81,7 +82,10 @@ pub struct Suite {
     pub goals: bool,
     /// The mode the suite is run in unless the user says: exact (every score
     /// checked against serial; Othello, synthetic trees) or normal (the
-    /// game's selective search, as chess engines are measured).
+    /// game's selective search, as chess engines are measured). A solve is
+    /// exact either way: normal mode is the solver (`splitpoint solve`),
+    /// exact mode the oracle it is tested against (`solve --oracle`), and
+    /// solves run the solver unless told.
     pub exact: bool,
     /// The positions, in the order every run uses.
     pub positions: Vec<SuitePosition>,
@@ -97,12 +101,12 @@ pub const EMBEDDED: [(&str, GameName, &str); 13] = [
     (
         "othello-ffo",
         GameName::Othello,
-        "FFO endgames #40-#44 (20-22 empties), solved exactly",
+        "FFO endgames #40-#44 (20-22 empties), solved by the solver",
     ),
     (
         "othello-ffo-all",
         GameName::Othello,
-        "FFO endgames #40-#59 (20-34 empties), solved exactly: long",
+        "FFO endgames #40-#59 (20-34 empties), solved by the solver: long",
     ),
     (
         "othello-tiny",
@@ -334,7 +338,7 @@ impl Suite {
             game: GameName::Othello,
             kind: SuiteKind::Solve,
             goals: false,
-            exact: true,
+            exact: false,
             positions,
         }
     }
@@ -500,6 +504,8 @@ impl Suite {
             if suite.game != GameName::Othello {
                 return Err(format!("suite '{name}': only Othello suites can be solved"));
             }
+            // The solver unless told (`--exact`: the oracle).
+            suite.exact = false;
             SuiteKind::Solve
         } else {
             match suite_depth {
@@ -582,6 +588,7 @@ mod tests {
         let ffo = Suite::load("othello-ffo", None).unwrap();
         assert_eq!(ffo.positions[0].expected_score, Some(38));
         assert_eq!(ffo.positions[0].best_moves, vec!["a2".to_string()]);
+        assert!(!ffo.exact, "the FFO suites run the solver unless told");
         let chess = Suite::load("chess", Some(GameName::Chess)).unwrap();
         assert_eq!(chess.positions.len(), 34);
         assert!(!chess.exact);

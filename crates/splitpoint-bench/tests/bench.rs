@@ -139,7 +139,8 @@ fn a_planted_wrong_score_is_flagged() {
 
 #[test]
 fn othello_solve_suite_checks_known_scores() {
-    // A near-final FFO-like position: solved by every configuration, checked against serial.
+    // A near-final FFO-like position: solved by every configuration, checked
+    // against serial, by the solver (the suite's default) and by the oracle.
     let suite = Suite::parse(
         "endgame",
         "#! solve\nO--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXXX--OOOOXXXXOOOOXXXOOOXXX X\n",
@@ -147,11 +148,20 @@ fn othello_solve_suite_checks_known_scores() {
         None,
     )
     .unwrap();
-    let mut opts = options(suite, None);
-    opts.runs = 1;
-    opts.threads = vec![2];
-    let report = run(&opts).unwrap();
-    assert_eq!(report.wrong(), 0, "{}", report.markdown);
+    assert!(!suite.exact, "a solve runs the solver unless told");
+    for (exact, mode) in [(false, "the solver"), (true, "the oracle: exact mode")] {
+        let mut opts = options(suite.clone(), None);
+        opts.exact = exact;
+        opts.runs = 1;
+        opts.threads = vec![2];
+        let report = run(&opts).unwrap();
+        assert_eq!(report.wrong(), 0, "{}", report.markdown);
+        assert!(report.markdown.contains(mode), "{}", report.markdown);
+        assert!(
+            report.markdown.contains("and with serial search"),
+            "a solve's scores are checked against serial in either mode"
+        );
+    }
 }
 
 #[test]

@@ -30,11 +30,13 @@ use crate::{check_hash, stdout};
 /// serial's own runs lying more than 10% apart get a note on the noise.
 ///
 /// Every answer is checked: against the suite's known scores and best moves,
-/// and in exact mode against serial search. A wrong answer is listed and
-/// makes the exit status 1. Suites run in exact mode, except the chess and
-/// xiangqi suites, which run in normal mode (the selective search such
-/// engines are measured with); chess test suites count how many of their best
-/// moves each configuration finds.
+/// and in exact mode or a solve against serial search. A wrong answer is
+/// listed and makes the exit status 1. Suites run in exact mode, except the
+/// chess and xiangqi suites, which run in normal mode (the selective search
+/// such engines are measured with), and the Othello endgame suites, which run
+/// the solver of `splitpoint solve` (--exact: the oracle it is tested
+/// against, three to four times as slow); chess test suites count how many of
+/// their best moves each configuration finds.
 ///
 /// Writes results.json (every measurement and load average, the table rows,
 /// the machine, the build, the git commit, the version, the command line, the
@@ -111,12 +113,14 @@ pub struct BenchArgs {
 
     /// Normal mode (table cutoffs, aspiration windows, the game's forward
     /// pruning) instead of exact mode; scores that then differ from serial
-    /// are reported, not failed [default for the chess and xiangqi suites]
+    /// are reported, not failed (but a solve's must agree) [default for the
+    /// chess and xiangqi suites, and for solves: the solver]
     #[arg(long, conflicts_with = "exact")]
     pub normal: bool,
 
-    /// Exact mode: every score must equal serial search's [default, except
-    /// for the chess and xiangqi suites]
+    /// Exact mode: every score must equal serial search's; a solve runs the
+    /// oracle (`solve --oracle`) [default, except for the chess and xiangqi
+    /// suites and solves]
     #[arg(long)]
     pub exact: bool,
 
@@ -190,10 +194,11 @@ fn suite_line(name: &str, description: &str) -> String {
 }
 
 const SUITES_HELP: &str = "
-Suite files: one position a line, optionally followed by '; score=N ; best=m1,m2 ;
-depth=D ; id=NAME'; '#' starts a comment; a line '#! depth=D' or '#! solve' sets
-the suite's depth (--depth stands in for a missing one) or makes it an exact
-solve ('#! game=synthetic' names the game, '#! goals' makes the best= moves goals
+Suite files: one position a line, optionally followed by
+'; score=N ; best=m1,m2 ; depth=D ; id=NAME'; '#' starts a comment; a line
+'#! depth=D' or '#! solve' sets the suite's depth (--depth stands in for a
+missing one) or makes it an exact solve, by the solver unless --exact
+('#! game=synthetic' names the game, '#! goals' makes the best= moves goals
 that are counted, not checked, '#! normal' runs it in normal mode by default).
 A chess suite may be an EPD file (*.epd, 'bm' and 'id' operations). Best moves
 are in the game's move notation; every position and best move is read when the
@@ -204,7 +209,8 @@ the line), found before anything is searched.
 Examples:
   splitpoint bench --quick                          a minute: every game, serial, ybw, dts
   splitpoint bench                                  Othello midgame suite, 1..cores threads
-  splitpoint bench --suite othello-ffo --runs 1     exact endgames
+  splitpoint bench --suite othello-ffo --algos dts --threads 1,2
+                                                    the endgame solver, FFO #40-#44
   splitpoint bench --algos serial,ybw,dts --threads 1,2,4,8
   splitpoint bench --game chess                     Bratko-Kopec and middlegames, depth 8
   splitpoint bench --game draughts --algos workloads,ybw --threads 1,2
@@ -327,7 +333,9 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
             .default_suite()
             .to_string()
     });
-    let depth = (args.depth.as_deref())
+    let depth = args
+        .depth
+        .as_deref()
         .map(parse_depth)
         .transpose()
         .map_err(|e| Error::input(format!("--depth: {e}")))?;
