@@ -119,8 +119,8 @@ pub struct BenchArgs {
     pub normal: bool,
 
     /// Exact mode: every score must equal serial search's; a solve runs the
-    /// oracle (`solve --oracle`) [default, except for the chess and xiangqi
-    /// suites and solves]
+    /// oracle, the exact-mode search the solver is tested against [default,
+    /// except for the chess and xiangqi suites and solves]
     #[arg(long)]
     pub exact: bool,
 
