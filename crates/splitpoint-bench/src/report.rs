@@ -624,7 +624,7 @@ pub fn markdown(
         let _ = writeln!(
             s,
             "\nEvery answer agrees with the suite's known results{}.",
-            if exact || suite.kind == SuiteKind::Solve {
+            if suite.scores_exact(exact) {
                 " and with serial search"
             } else {
                 ""

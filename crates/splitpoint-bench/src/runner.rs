@@ -15,7 +15,7 @@ use splitpoint::{Algorithm, Engine, Evaluator, Limits, Score, TableKind, Trace};
 
 use crate::games::NamedGame;
 use crate::machine::load_average;
-use crate::suite::{Suite, SuiteKind};
+use crate::suite::Suite;
 
 /// The GPU algorithm's name, wherever algorithms are named.
 pub const GPU: &str = "gpu";
@@ -441,7 +441,7 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
 /// or a solve (whose score is exact in either mode), against the serial
 /// reference (configuration 0, run 0).
 fn judge(job: &Job, measurements: &mut [Measurement]) {
-    let exact = job.exact || job.suite.kind == SuiteKind::Solve;
+    let exact = job.suite.scores_exact(job.exact);
     let reference: Vec<Score> = measurements
         .iter()
         .take(job.suite.positions.len())

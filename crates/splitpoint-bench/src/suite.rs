@@ -521,6 +521,13 @@ impl Suite {
         Ok(suite)
     }
 
+    /// Whether every score must equal serial search's when the suite runs
+    /// in mode `exact`: in exact mode, and in a solve in either mode (the
+    /// solver's score is exact too).
+    pub fn scores_exact(&self, exact: bool) -> bool {
+        exact || self.kind == SuiteKind::Solve
+    }
+
     /// Overrides every position's depth (the `--depth` flag).
     pub fn set_depth(&mut self, depth: i32) {
         self.kind = SuiteKind::Depth(depth);
