@@ -19,7 +19,10 @@
 //! [`dts_min_split_depth`]) needs none of that, so a child that shallow is
 //! searched by [`Worker::pvs`] at once (`Searcher::descend`): most nodes lie
 //! next to the leaves, and a frame each cost single-threaded DTS 2–8% of
-//! serial's speed.
+//! serial's speed. Outside exact mode a child at that least depth gets a
+//! frame only while an idle thread is asking for work
+//! (`Searcher::gets_frame`): those frames are the machine's busiest, and
+//! the ones above them are candidates enough until someone asks.
 //!
 //! # Splitting
 //!
