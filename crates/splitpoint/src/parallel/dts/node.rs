@@ -237,11 +237,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// serial's with those frames, 0.3% without; at two threads the idle
     /// share rose from 1.9% to 2.9% of thread time (an answer waits for a
     /// subtree a ply deeper), and the speedup went from 1.80 to 1.81 (4
-    /// interleaved rounds; xiangqi alike). In exact mode frames start a ply
-    /// higher, where they already cost single-threaded DTS nothing
-    /// measurable: there the rule only added idle time.
-    /// The plain iterative search (no DTS) keeps every splittable frame, so
-    /// the machine is tested at every depth.
+    /// interleaved rounds; xiangqi unchanged within the noise). In exact
+    /// mode frames start a ply higher, where they already cost
+    /// single-threaded DTS nothing measurable: there the rule only added
+    /// idle time. The plain iterative search (no DTS) keeps every
+    /// splittable frame, so the machine is tested at every depth.
     #[inline]
     fn gets_frame(&self, child: &G, depth: i32, asked: bool) -> bool {
         let exact = self.ctx.exact;
