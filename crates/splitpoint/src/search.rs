@@ -33,7 +33,7 @@ use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
 use crate::tt::{NO_MOVE, TranspositionTable};
 use history::{History, SharedHistory};
-use hook::{NodeHook, SplitNode};
+use hook::{Interrupt, NodeHook, SplitNode};
 pub(crate) use rules::NodeAlpha;
 pub(crate) use rules::pick_best;
 use rules::{MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position};
@@ -67,6 +67,9 @@ pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
     /// How a parallel algorithm joins this thread's move loops (split points,
     /// aborts); `None` in serial search.
     pub(crate) hook: Option<&'a dyn NodeHook<G, E>>,
+    /// How other threads get this one's attention inside the recursive
+    /// search (DTS's requests for work); `None` elsewhere.
+    pub(crate) interrupt: Option<Interrupt<'a, G>>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
@@ -82,6 +85,7 @@ impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
             node_count: None,
             thread: 0,
             hook: None,
+            interrupt: None,
         }
     }
 }
@@ -485,6 +489,11 @@ impl<G: Game> Worker<G> {
         self.pv[ply].clear();
         if self.poll_stop(ctx) {
             return 0;
+        }
+        if let Some(interrupt) = &ctx.interrupt
+            && interrupt.flag.load(Relaxed) != 0
+        {
+            interrupt.handler.interrupted(self);
         }
 
         // Steps 2 and 3. Finished games, the evaluator's exact leaf solver,

@@ -21,7 +21,7 @@
 //! next to the leaves, and a frame each cost single-threaded DTS 2–8% of
 //! serial's speed. Outside exact mode a child at that least depth gets a
 //! frame only while an idle thread is asking for work
-//! (`Searcher::gets_frame`): those frames are the machine's busiest, and
+//! (`Searcher::place`): those frames are the machine's busiest, and
 //! the ones above them are candidates enough until someone asks.
 //!
 //! # Splitting
@@ -37,7 +37,12 @@
 //!   node whose children are all too shallow for frames enters none, and
 //!   was never offered: in chess the first such node of each iteration's
 //!   leftmost line left the helper idle for a quarter of a millisecond;
-//!   offering it halved the idle time of the four midgame suites). While
+//!   offering it halved the idle time of the four midgame suites). Inside
+//!   a move whose child could be split but got no frame, as nobody was
+//!   asking, the recursive search looks at it too, at every interior node,
+//!   and serves from there (an
+//!   [`Interrupt`](crate::search::hook::Interrupt), `ServeFromBelow`):
+//!   the frames above do not change meanwhile. While
 //!   the bit is set it writes, at most once every [`PUBLISH_INTERVAL`]
 //!   nodes and under its `published` lock, one
 //!   [`Candidate`] per splittable frame of its stack: ply, frame serial
