@@ -5,13 +5,17 @@
 
 use std::time::{Duration, Instant};
 
+use splitpoint::oracle::negamax;
 use splitpoint::testing::iterative_vs_recursive;
 use splitpoint::{Algorithm, Engine, Game, INFINITY, Limits};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact};
 use splitpoint_games::synthetic::SyntheticEval;
 
 mod common;
-use common::{assert_legal_line, assert_same_steps, bigger_trees_splits, random_othello, tree};
+use common::{
+    assert_exact_result, assert_legal_line, assert_same_steps, bigger_trees_splits, random_othello,
+    tree,
+};
 
 const FULL: (i32, i32) = (-INFINITY, INFINITY);
 
@@ -69,6 +73,26 @@ fn dts_splits_on_bigger_trees_and_stays_exact() {
     for threads in [2, 3, 4, 8] {
         let splits = bigger_trees_splits(Algorithm::Dts, threads, 0..6);
         assert!(splits > 0, "dts × {threads} never split");
+    }
+}
+
+#[test]
+fn dts_stays_exact_in_normal_mode_where_frameless_children_answer_requests() {
+    // Outside exact mode a child two plies from the horizon gets a frame
+    // only while an idle thread asks for work; a request that comes while
+    // it is searched is answered from inside it (`ServeFromBelow`), which
+    // these trees reach at every thread count. On a tree (no
+    // transpositions) normal mode's value is still the minimax value.
+    for threads in [2, 3, 4, 8] {
+        let mut engine = Engine::new(SyntheticEval, 4);
+        engine.set_parallelism(Algorithm::Dts, threads);
+        for seed in 0..6 {
+            let root = tree(&format!("b=6,d=8,seed={seed},q=0.6"));
+            let expected = negamax(&root, &SyntheticEval, 8);
+            let r = engine.search(&root, &Limits::to_depth(8));
+            let tag = format!("dts × {threads}, normal mode, seed {seed}");
+            assert_exact_result(&r, &root, &SyntheticEval, 8, expected, &tag);
+        }
     }
 }
 
