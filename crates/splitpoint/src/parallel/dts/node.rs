@@ -490,12 +490,12 @@ enum Place {
 /// (`..in_flight`) lie above the child and do not change while it is
 /// searched, so splitting one there is what splitting it just before the
 /// child was: the split point counts the child's move as in flight, and
-/// the child's score, once back, goes to it. Chess at two threads, 4
+/// the child's score, once back, goes to it. Chess at two threads, 20
 /// interleaved rounds of `bench --algos dts --threads 1,2 --runs 3` against
-/// the build before: idle 3.1% -> 2.4% of thread time, speedup 1.77 ->
-/// 1.84 (medians; 3 rounds of 4 better). For the shallower children, and
-/// in exact mode (idle 0.4%), the calls cost more than the waits: draughts
-/// and Othello lost 1-3% with them.
+/// the build before: idle 3.0-3.2% -> 2.2-2.5% of thread time in each of
+/// five batches, the speedup within the noise (batch medians -5% to +4%).
+/// For the shallower children, and in exact mode (idle 0.4%), the calls
+/// cost more than the waits: draughts and Othello lost 1-3% with them.
 struct ServeFromBelow<'a, 'c, G: Game, E: Evaluator<G>> {
     stack: RefCell<&'a mut Stack<G>>,
     dts: &'a Dts<G>,
