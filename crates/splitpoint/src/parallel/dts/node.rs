@@ -492,7 +492,7 @@ enum Place {
 /// child was: the split point counts the child's move as in flight, and
 /// the child's score, once back, goes to it. Chess at two threads, 20
 /// interleaved rounds of `bench --algos dts --threads 1,2 --runs 3` against
-/// the build before: idle 3.0-3.2% -> 2.2-2.5% of thread time in each of
+/// the build before: idle 3.0-3.2% -> 2.3-2.5% of thread time in each of
 /// five batches, the speedup within the noise (batch medians -5% to +4%).
 /// For the shallower children, and in exact mode (idle 0.4%), the calls
 /// cost more than the waits: draughts and Othello lost 1-3% with them.
