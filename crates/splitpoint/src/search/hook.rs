@@ -60,9 +60,9 @@ pub(crate) type Split<M> = Option<(Score, Option<M>)>;
 
 /// Another thread's way in to a thread busy in the recursive search: while
 /// `flag` is not zero, `Worker::pvs` calls `handler` at every interior node
-/// it enters (quiescence nodes are not looked at). DTS, whose threads
-/// search the nodes next to the leaves without frames, answers requests
-/// for work from inside them this way (`SearchContext::interrupt`).
+/// it enters (quiescence nodes are not looked at). DTS answers requests
+/// for work this way from inside a child it could have split but gave no
+/// frame, as nobody was asking (`SearchContext::interrupt`).
 pub(crate) struct Interrupt<'a, G: Game> {
     /// Not zero while other threads want this one's attention.
     pub flag: &'a AtomicU32,
