@@ -19,10 +19,11 @@
 //! [`dts_min_split_depth`]) needs none of that, so a child that shallow is
 //! searched by [`Worker::pvs`] at once (`Searcher::descend`): most nodes lie
 //! next to the leaves, and a frame each cost single-threaded DTS 2–8% of
-//! serial's speed. Outside exact mode a child at that least depth gets a
-//! frame only while an idle thread is asking for work
-//! (`Searcher::place`): those frames are the machine's busiest, and
-//! the ones above them are candidates enough until someone asks.
+//! serial's speed. Outside exact mode a child below
+//! [`DTS_EAGER_FRAME_DEPTH`] gets a frame only while an idle thread is
+//! asking for work (`Searcher::place`): those frames are the machine's
+//! busiest, and the ones above them are candidates enough until someone
+//! asks.
 //!
 //! # Splitting
 //!
@@ -203,7 +204,9 @@ use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
 use crate::parallel::idle::{self, Backoff, IdleSleep};
 use crate::parallel::shared_node::{Merged, NO_SPLIT_POINT, SharedResult, cut_off_on_chain};
-use crate::parallel::thresholds::{DTS_SPLITS_PER_THREAD, dts_min_split_depth};
+use crate::parallel::thresholds::{
+    DTS_EAGER_FRAME_DEPTH, DTS_SPLITS_PER_THREAD, dts_min_split_depth,
+};
 use crate::score::{INFINITY, Score};
 use crate::search::rules::{
     ChildWindow, MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position,
