@@ -278,7 +278,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         } else if depth > least {
             Place::Serving
         } else {
-            // Its children are quiescence searches, which serve nobody.
+            // Its children are quiescence searches (but for a check
+            // extension), which serve nobody.
             Place::Recursive
         }
     }
@@ -485,7 +486,8 @@ enum Place {
     /// child that may be split, given no frame as nobody was asking.
     Serving,
     /// By the recursive search alone: a child too shallow to split, or a
-    /// splittable one nobody asked for whose children are all quiescence.
+    /// splittable one nobody asked for whose children are quiescence
+    /// searches.
     Recursive,
 }
 
