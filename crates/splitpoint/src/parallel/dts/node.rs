@@ -275,7 +275,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             Place::Recursive
         } else if depth >= DTS_EAGER_FRAME_DEPTH || exact || asked || self.dts.is_none() {
             Place::Frame
-        } else if depth > least {
+        } else if depth > 1 {
             Place::Serving
         } else {
             // Its children are quiescence searches (but for a check
