@@ -31,8 +31,9 @@ use games::GameName;
 use games::{GameCommand, NamedGame};
 use machine::Machine;
 use plot::DepthSeries;
+use report::Ceiling;
 use report::Row;
-use runner::{Config, Job, LoadSample, Measurement};
+use runner::{CeilingSample, Config, Job, LoadSample, Measurement, SuiteRun};
 use suite::{Suite, SuiteKind};
 
 /// What to run.
@@ -66,6 +67,9 @@ pub struct BenchOptions {
     pub out: Option<PathBuf>,
     /// No progress bar.
     pub quiet: bool,
+    /// Measure the machine's ceiling in every run: as many serial searches
+    /// at once as each thread count above one ([`runner::CeilingSample`]).
+    pub ceiling: bool,
 }
 
 /// The processes of a cluster (MPI ranks, say) the bench may use: this
@@ -127,6 +131,10 @@ pub struct BenchReport {
     pub loads: Vec<LoadSample>,
     /// The aggregated table rows.
     pub rows: Vec<Row>,
+    /// The machine's ceiling at each thread count measured, over the runs.
+    pub ceilings: Vec<Ceiling>,
+    /// Its every run.
+    pub ceiling_samples: Vec<CeilingSample>,
     /// Time against depth, per algorithm at the largest thread count.
     pub time_by_depth: Vec<DepthSeries>,
     /// Every search.
@@ -216,8 +224,12 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let max_threads = configs.iter().map(|c| c.threads).max().unwrap_or(1);
     let sweep = depth_sweep(suite);
     let sweep_configs = sweep_configs(&configs);
-    let total =
-        (configs.len() * options.runs + sweep.len() * sweep_configs.len()) * suite.positions.len();
+    let searches_per_run = configs.len()
+        + runner::ceiling_threads(&configs, options.ceiling)
+            .iter()
+            .sum::<usize>();
+    let total = (searches_per_run * options.runs + sweep.len() * sweep_configs.len())
+        * suite.positions.len();
     let progress = progress_bar(total as u64, options.quiet);
     let job = Job {
         suite,
@@ -228,10 +240,19 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         exact: options.exact,
         progress: &progress,
         cluster: options.cluster.as_ref().map(|c| &c.0),
+        ceiling: options.ceiling,
     };
 
     let exact = options.exact;
-    let (measurements, loads, mut series, timeline) = match (suite.game, suite.kind) {
+    let (
+        SuiteRun {
+            measurements,
+            loads,
+            ceilings: ceiling_samples,
+        },
+        mut series,
+        timeline,
+    ) = match (suite.game, suite.kind) {
         (GameName::Othello, SuiteKind::Solve) => measure(
             &job,
             OthelloExact,
@@ -261,8 +282,9 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         load_limit,
     );
     report::mark_defaults(&mut rows, suite.game);
+    let ceilings = report::ceilings(&ceiling_samples, &measurements);
     complete_series(suite, &measurements, &rows, max_threads, &mut series);
-    let markdown = report::markdown(options, cores, &rows, &measurements);
+    let markdown = report::markdown(options, cores, &rows, &ceilings, &measurements);
     let report = BenchReport {
         schema: SCHEMA,
         version: env!("CARGO_PKG_VERSION"),
@@ -281,6 +303,8 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         load_limit,
         loads,
         rows,
+        ceilings,
+        ceiling_samples,
         time_by_depth: series,
         measurements,
         markdown,
@@ -350,14 +374,9 @@ fn depth_sweep(suite: &Suite) -> Vec<i32> {
     }
 }
 
-/// What one game's runs give: every search, the load samples, the
-/// time-against-depth series, and one search's thread timeline.
-type Measured = (
-    Vec<Measurement>,
-    Vec<LoadSample>,
-    Vec<DepthSeries>,
-    Option<(String, Trace)>,
-);
+/// What one game's runs give: the suite's runs, the time-against-depth
+/// series, and one search's thread timeline.
+type Measured = (SuiteRun, Vec<DepthSeries>, Option<(String, Trace)>);
 
 /// The suite and the depth sweep, to depths, with the game's evaluator.
 struct Measure<'a> {
@@ -386,14 +405,14 @@ impl GameCommand for Measure<'_> {
 fn measure<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     job: &Job,
     eval: E,
-    limits: impl Fn(&G, Option<i32>) -> Limits + Copy,
+    limits: impl Fn(&G, Option<i32>) -> Limits + Copy + Sync,
     sweep: &[i32],
     sweep_configs: &[Config],
 ) -> Result<Measured, String> {
     if let Some(channel) = job.cluster {
         greet::<G, E>(&**channel).map_err(|e| format!("the cluster: {e}"))?;
     }
-    let (measurements, loads) = runner::run_suite(job, eval.clone(), limits)?;
+    let suite_run = runner::run_suite(job, eval.clone(), limits)?;
     let mut series = Vec::new();
     if !sweep.is_empty() {
         for &config in sweep_configs {
@@ -409,7 +428,7 @@ fn measure<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
         Some(config) => Some(runner::traced_search(job, config, eval, limits)?),
         None => None,
     };
-    Ok((measurements, loads, series, timeline))
+    Ok((suite_run, series, timeline))
 }
 
 /// The configuration whose timeline the bench records: the game's default

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use crate::BenchOptions;
 use crate::games::GameName;
-use crate::runner::{Config, GPU, LoadSample, Measurement};
+use crate::runner::{CeilingSample, Config, GPU, LoadSample, Measurement};
 use crate::suite::SuiteKind;
 
 /// One line of a table: one configuration, aggregated over runs.
@@ -120,6 +120,52 @@ impl Row {
 /// alone. Differences of a few percent between algorithms are what a
 /// change is judged by; a spread larger than this hides them.
 const NOISY_SPREAD: f64 = 0.10;
+
+/// The machine's ceiling at one thread count over the runs: as many serial
+/// searches at once, each on its own engine ([`CeilingSample`]), their
+/// summed node rate over serial's in the same run.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Ceiling {
+    /// Searches at once.
+    pub threads: usize,
+    /// Median over runs.
+    pub ratio: f64,
+    /// Lowest run.
+    pub ratio_min: f64,
+    /// Highest run.
+    pub ratio_max: f64,
+}
+
+/// Each thread count's ceiling from `samples`, each run's against the
+/// serial search's node rate in that run (summed over its positions).
+pub fn ceilings(samples: &[CeilingSample], measurements: &[Measurement]) -> Vec<Ceiling> {
+    let serial_nps = |run: usize| {
+        let (nodes, seconds) = measurements
+            .iter()
+            .filter(|m| m.algorithm == "serial" && m.threads == 1 && m.run == run)
+            .fold((0u64, 0.0), |(n, s), m| (n + m.nodes, s + m.seconds));
+        (seconds > 0.0).then(|| nodes as f64 / seconds)
+    };
+    let mut threads: Vec<usize> = samples.iter().map(|c| c.threads).collect();
+    threads.sort_unstable();
+    threads.dedup();
+    threads
+        .into_iter()
+        .filter_map(|t| {
+            let ratios: Vec<f64> = samples
+                .iter()
+                .filter(|c| c.threads == t)
+                .filter_map(|c| serial_nps(c.run).map(|nps| c.nps() / nps))
+                .collect();
+            (!ratios.is_empty()).then(|| Ceiling {
+                threads: t,
+                ratio_min: ratios.iter().copied().fold(f64::INFINITY, f64::min),
+                ratio_max: ratios.iter().copied().fold(0.0, f64::max),
+                ratio: median(ratios),
+            })
+        })
+        .collect()
+}
 
 /// The load average above which a configuration is marked loaded: the
 /// cores, or the bench's own largest thread count when it oversubscribes
@@ -437,6 +483,7 @@ pub fn markdown(
     options: &BenchOptions,
     cores: usize,
     rows: &[Row],
+    ceilings: &[Ceiling],
     measurements: &[Measurement],
 ) -> String {
     let (suite, runs) = (&options.suite, options.runs);
@@ -544,6 +591,28 @@ pub fn markdown(
             })
             .collect();
         let _ = writeln!(s, "| {a} | {} |", cells.join(" | "));
+    }
+    if !ceilings.is_empty() {
+        let cells: Vec<String> = threads
+            .iter()
+            .map(|&t| {
+                ceilings
+                    .iter()
+                    .find(|c| c.threads == t)
+                    .map_or("–".into(), |c| {
+                        format!("{:.2} ({:.2}–{:.2})", c.ratio, c.ratio_min, c.ratio_max)
+                    })
+            })
+            .collect();
+        let _ = writeln!(s, "| *machine ceiling* | {} |", cells.join(" | "));
+        let _ = writeln!(
+            s,
+            "\n*Machine ceiling*: as many serial searches of the suite at once as \
+             threads, each on its own engine (nothing shared), measured in every run; \
+             their summed node rate over serial's in the same run (median, min–max). \
+             What the machine gave this workload on that many cores at the time, \
+             whatever the algorithm: a speedup is best read against it."
+        );
     }
     messages_table(&mut s, rows);
     gpu_table(&mut s, rows, options.gpu.as_ref().map(|g| g.name.as_str()));

@@ -271,6 +271,63 @@ impl LoadSample {
     }
 }
 
+/// The thread counts whose ceiling a run of `configs` measures, if
+/// `enabled`: every in-process configuration's above one, up to the
+/// machine's cores (beyond them the searches would only take turns).
+pub fn ceiling_threads(configs: &[Config], enabled: bool) -> Vec<usize> {
+    if !enabled {
+        return Vec::new();
+    }
+    let cores = crate::machine::cores();
+    let mut threads: Vec<usize> = configs
+        .iter()
+        .filter(|c| c.ranks == 0 && c.gpu.is_none() && c.threads > 1 && c.threads <= cores)
+        .map(|c| c.threads)
+        .collect();
+    threads.sort_unstable();
+    threads.dedup();
+    threads
+}
+
+/// One run of the machine's ceiling at `threads`: that many serial
+/// searches of the suite at once, each on its own engine (its own table,
+/// nothing shared). Their summed node rate over serial's in the same run
+/// is what the machine gave this workload on that many cores at that
+/// moment: a shared machine's other tenants, the cores' shared caches and
+/// clock show in it, and no algorithm's doing does.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CeilingSample {
+    /// Searches at once.
+    pub threads: usize,
+    /// Run number, from 0.
+    pub run: usize,
+    /// Each search's suite time, seconds (its positions' times summed).
+    pub seconds: Vec<f64>,
+    /// Each search's nodes.
+    pub nodes: Vec<u64>,
+}
+
+impl CeilingSample {
+    /// The searches' node rates, summed.
+    pub fn nps(&self) -> f64 {
+        self.seconds
+            .iter()
+            .zip(&self.nodes)
+            .map(|(&s, &n)| n as f64 / s.max(1e-9))
+            .sum()
+    }
+}
+
+/// Everything a suite run measured.
+pub struct SuiteRun {
+    /// Every search.
+    pub measurements: Vec<Measurement>,
+    /// The load average around each run of each configuration.
+    pub loads: Vec<LoadSample>,
+    /// The machine's ceiling, each run at each of [`Job::ceiling_threads`].
+    pub ceilings: Vec<CeilingSample>,
+}
+
 /// What a suite run needs besides the game.
 pub struct Job<'a> {
     /// The suite.
@@ -289,9 +346,17 @@ pub struct Job<'a> {
     pub progress: &'a ProgressBar,
     /// The cluster the configurations over ranks use.
     pub cluster: Option<&'a Arc<dyn Channel>>,
+    /// Measure the machine's ceiling in every run ([`CeilingSample`]).
+    pub ceiling: bool,
 }
 
 impl Job<'_> {
+    /// The thread counts whose ceiling each run measures
+    /// ([`ceiling_threads`]).
+    pub fn ceiling_threads(&self) -> Vec<usize> {
+        ceiling_threads(self.configs, self.ceiling)
+    }
+
     /// An engine for `config`, with this job's table; over ranks, the
     /// master of the cluster's first `ranks - 1` slave processes.
     ///
@@ -353,8 +418,8 @@ pub fn traced_search<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
 }
 
 /// Runs `job` with evaluator `eval`; `limits` gives each position's limits
-/// from its depth (`None` when solving). Returns every search and the load
-/// average around each run of each configuration.
+/// from its depth (`None` when solving). After each run of every
+/// configuration, the machine's ceiling at each of [`Job::ceiling_threads`].
 ///
 /// # Errors
 /// A message naming a position the game cannot read, or saying that a table
@@ -362,8 +427,8 @@ pub fn traced_search<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
 pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     job: &Job,
     eval: E,
-    limits: impl Fn(&G, Option<i32>) -> Limits,
-) -> Result<(Vec<Measurement>, Vec<LoadSample>), String> {
+    limits: impl Fn(&G, Option<i32>) -> Limits + Sync,
+) -> Result<SuiteRun, String> {
     let suite = job.suite;
     let positions: Vec<G> = suite.parse_positions()?;
     let mut engines: Vec<Engine<G, E>> = job
@@ -371,6 +436,12 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
         .iter()
         .map(|&c| job.engine(eval.clone(), c))
         .collect::<Result<_, _>>()?;
+    let ceiling_threads = job.ceiling_threads();
+    let mut solo_engines: Vec<Engine<G, E>> = (0..ceiling_threads.last().copied().unwrap_or(0))
+        .map(|_| job.engine(eval.clone(), Config::new(Algorithm::Serial, 1)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("the machine's ceiling (--no-ceiling goes without): {e}"))?;
+    let mut ceilings = Vec::new();
     // An untimed pass first: caches, page faults and the CPU's clock settle
     // before anything is timed.
     if let Some(engine) = engines.first_mut() {
@@ -432,9 +503,62 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
                 after: load_average(),
             });
         }
+        for &threads in &ceiling_threads {
+            job.progress.set_message(format!(
+                "run {}/{}: the machine's ceiling, {threads} serial searches at once",
+                run + 1,
+                job.runs
+            ));
+            let engines = &mut solo_engines[..threads];
+            ceilings.push(measure_ceiling(job, engines, &positions, &limits, run));
+        }
     }
     judge(job, &mut out);
-    Ok((out, loads))
+    Ok(SuiteRun {
+        measurements: out,
+        loads,
+        ceilings,
+    })
+}
+
+/// One run of the machine's ceiling: the suite searched by each of
+/// `engines` (serial, one thread each) at once, on a thread of its own.
+fn measure_ceiling<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
+    job: &Job,
+    engines: &mut [Engine<G, E>],
+    positions: &[G],
+    limits: &(impl Fn(&G, Option<i32>) -> Limits + Sync),
+    run: usize,
+) -> CeilingSample {
+    let (suite, progress) = (job.suite, job.progress);
+    let per_engine: Vec<(f64, u64)> = std::thread::scope(|scope| {
+        let searches: Vec<_> = engines
+            .iter_mut()
+            .map(|engine| {
+                scope.spawn(move || {
+                    let (mut seconds, mut nodes) = (0.0, 0);
+                    for (i, pos) in positions.iter().enumerate() {
+                        engine.clear();
+                        let r = engine.search(pos, &limits(pos, suite.depth_of(i)));
+                        seconds += r.elapsed.as_secs_f64();
+                        nodes += r.stats.nodes;
+                        progress.inc(1);
+                    }
+                    (seconds, nodes)
+                })
+            })
+            .collect();
+        searches
+            .into_iter()
+            .map(|s| s.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    CeilingSample {
+        threads: engines.len(),
+        run,
+        seconds: per_engine.iter().map(|p| p.0).collect(),
+        nodes: per_engine.iter().map(|p| p.1).collect(),
+    }
 }
 
 /// Checks every answer against the suite's known results and, in exact mode

@@ -21,6 +21,7 @@ fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
         exact: true,
         out,
         quiet: true,
+        ceiling: true,
     }
 }
 
@@ -94,6 +95,39 @@ fn tiny_suite_end_to_end() {
         configs * 2 * 2
     );
     assert_eq!(json["rows"].as_array().unwrap().len(), configs);
+    // The machine's ceiling: in each run, as many serial searches at once
+    // as each thread count above one up to the cores, each searching the
+    // suite as serial did.
+    let cores = json["machine"]["cores"].as_u64().unwrap() as usize;
+    let counted: Vec<u64> = [2, 3].into_iter().filter(|&t| t <= cores as u64).collect();
+    let serial_nodes: u64 = json["measurements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["algorithm"] == "serial" && m["run"] == 0)
+        .map(|m| m["nodes"].as_u64().unwrap())
+        .sum();
+    let samples = json["ceiling_samples"].as_array().unwrap();
+    assert_eq!(samples.len(), counted.len() * 2);
+    for s in samples {
+        let nodes = s["nodes"].as_array().unwrap();
+        assert_eq!(nodes.len() as u64, s["threads"].as_u64().unwrap());
+        assert!(
+            nodes.iter().all(|n| n.as_u64() == Some(serial_nodes)),
+            "{s}"
+        );
+    }
+    let ceilings = json["ceilings"].as_array().unwrap();
+    let threads: Vec<u64> = ceilings
+        .iter()
+        .map(|c| c["threads"].as_u64().unwrap())
+        .collect();
+    assert_eq!(threads, counted);
+    assert!(ceilings.iter().all(|c| c["ratio"].as_f64().unwrap() > 0.0));
+    assert_eq!(
+        report.markdown.contains("| *machine ceiling* |"),
+        !counted.is_empty()
+    );
 
     for svg in ["speedup.svg", "overhead.svg", "time_vs_depth.svg"] {
         let text = std::fs::read_to_string(dir.join(svg)).unwrap();

@@ -136,6 +136,14 @@ pub struct BenchArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 
+    /// Skip the machine's ceiling: by default every run also searches the
+    /// suite with as many serial searches at once as each thread count
+    /// above one (up to the cores), each on its own engine, and the summary
+    /// gives their node rate over serial's, what the machine gave the
+    /// workload at the time, against which a speedup is read
+    #[arg(long)]
+    pub no_ceiling: bool,
+
     /// The one-minute first run: every game's tiny suite (searched deeper
     /// than the tests do), serial, ybw and dts, 1 and 2 threads, 1 run; each
     /// suite's tables, results.json and plots in DIR/SUITE
@@ -449,6 +457,7 @@ fn quick_options(args: &BenchArgs) -> Result<Vec<BenchOptions>> {
             ];
             options.threads = vec![1, 2];
             options.runs = 1;
+            options.ceiling = false;
             options.out = Some(args.out.join(name));
             Ok(options)
         })
@@ -475,6 +484,7 @@ fn common_options(args: &BenchArgs, suite: Suite) -> Result<BenchOptions> {
         exact,
         out: Some(args.out.clone()),
         quiet: args.quiet,
+        ceiling: !args.no_ceiling,
     })
 }
 

@@ -49,6 +49,7 @@ fn options() -> BenchOptions {
         exact: true,
         out: None,
         quiet: true,
+        ceiling: true,
     }
 }
 
@@ -81,7 +82,7 @@ fn an_impossible_speedup_is_flagged_a_fault() {
     let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 2));
     let faults: Vec<bool> = rows.iter().map(|r| r.fault).collect();
     assert_eq!(faults, [false, false, true]);
-    let table = markdown(&options(), 2, &rows, &measurements);
+    let table = markdown(&options(), 2, &rows, &[], &measurements);
     assert!(table.contains("| 2? |"), "{table}");
     assert!(table.contains("measurement fault"), "{table}");
 }
@@ -118,7 +119,7 @@ fn messages_are_tabled_per_configuration_over_ranks() {
         (rows[2].messages, rows[2].message_bytes, rows[2].bounds_sent),
         (400, 36_000, 40)
     );
-    let table = markdown(&options(), 2, &rows, &measurements);
+    let table = markdown(&options(), 2, &rows, &[], &measurements);
     assert!(
         table.contains("| pv-split/mpi | 3* | 40 | 400 | 36.0k |"),
         "{table}"
@@ -127,7 +128,7 @@ fn messages_are_tabled_per_configuration_over_ranks() {
     let section = &table[table.find("### Messages").expect("a messages table")..];
     let section = section.split("\n\n").nth(1).unwrap_or_default();
     assert_eq!(section.lines().count(), 3, "{section}");
-    let quiet = markdown(&options(), 2, &rows[..1], &measurements[..1]);
+    let quiet = markdown(&options(), 2, &rows[..1], &[], &measurements[..1]);
     assert!(!quiet.contains("### Messages"), "{quiet}");
 }
 
@@ -172,7 +173,7 @@ fn speedup_is_over_serial_and_loaded_rows_are_marked() {
     assert_eq!(rows[1].load, None);
     assert_eq!(rows[2].load, Some(2.7));
 
-    let text = markdown(&options(), 2, &rows, &measurements);
+    let text = markdown(&options(), 2, &rows, &[], &measurements);
     assert!(text.contains("| 2! | 1.600"), "{text}");
     assert!(text.contains("| ybw | 0.80 | 1.25! |"), "{text}");
     assert!(text.contains("`!` loaded"), "{text}");
@@ -212,7 +213,7 @@ fn a_noisy_machine_is_named_by_serials_spread() {
     for (slowest, noisy) in [(2.5, true), (2.15, false)] {
         let measurements = runs(slowest);
         let rows = rows(&configs, &measurements, &[], 3, 2, load_limit(2, 2));
-        let text = markdown(&opts, 2, &rows, &measurements);
+        let text = markdown(&opts, 2, &rows, &[], &measurements);
         assert_eq!(text.contains("Noisy machine"), noisy, "{text}");
         if noisy {
             assert!(text.contains("2.000 to 2.500 s"), "{text}");
@@ -263,13 +264,61 @@ fn the_gpu_row_gets_its_profile() {
         index: 0,
         name: "PoCL / test device".to_string(),
     });
-    let table = markdown(&options, 2, &rows, &measurements);
+    let table = markdown(&options, 2, &rows, &[], &measurements);
     assert!(table.contains("Device: PoCL / test device."), "{table}");
     // 300 subtrees in 40 launches; 300 in 0.15 s of kernel time.
     assert!(
         table.contains("| gpu | 300 | 40 | 7.5 | 2.0k | 5.0 ms | 150.0 ms | 200.0 ms |"),
         "{table}"
     );
-    let cpu_only = markdown(&options, 2, &rows[..1], &measurements[..1]);
+    let cpu_only = markdown(&options, 2, &rows[..1], &[], &measurements[..1]);
     assert!(!cpu_only.contains("### GPU"), "{cpu_only}");
+}
+
+/// The machine's ceiling is each run's summed node rate of the searches
+/// at once over serial's in that run, its median over the runs, and the
+/// summary carries it under its thread count.
+#[test]
+fn the_machine_ceiling_is_the_solo_searches_rate_over_serials_in_the_same_run() {
+    let configs = [
+        Config::new(Algorithm::Serial, 1),
+        Config::new(Algorithm::Dts, 2),
+    ];
+    // Serial: 1000 nodes in 2 s in run 0, in 4 s in run 1 (a slow spell).
+    let mut slow = search(Algorithm::Serial, 1, 4.0, 1000);
+    slow.run = 1;
+    let measurements = vec![
+        search(Algorithm::Serial, 1, 2.0, 1000),
+        slow,
+        search(Algorithm::Dts, 2, 1.1, 1050),
+    ];
+    let sample = |run: usize, seconds: Vec<f64>| CeilingSample {
+        threads: 2,
+        run,
+        nodes: vec![1000; seconds.len()],
+        seconds,
+    };
+    let samples = [
+        // 500 + 250 nodes/s against serial's 500: 1.5.
+        sample(0, vec![2.0, 4.0]),
+        // 250 + 250 against 250, in the same slow spell: 2.0.
+        sample(1, vec![4.0, 4.0]),
+        // A run without serial's measurement is left out.
+        sample(2, vec![1.0, 1.0]),
+    ];
+    let ceilings = ceilings(&samples, &measurements);
+    assert_eq!(ceilings.len(), 1);
+    let c = &ceilings[0];
+    assert_eq!(c.threads, 2);
+    assert!((c.ratio_min - 1.5).abs() < 1e-9, "{c:?}");
+    assert!((c.ratio_max - 2.0).abs() < 1e-9, "{c:?}");
+    assert!((c.ratio - 1.75).abs() < 1e-9, "{c:?}");
+    let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 2));
+    let table = markdown(&options(), 2, &rows, &ceilings, &measurements);
+    assert!(
+        table.contains("| *machine ceiling* | – | 1.75 (1.50–2.00) |"),
+        "{table}"
+    );
+    let without = markdown(&options(), 2, &rows, &[], &measurements);
+    assert!(!without.contains("machine ceiling"), "{without}");
 }
