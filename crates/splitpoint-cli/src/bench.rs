@@ -28,6 +28,10 @@ use crate::{check_hash, stdout};
 /// before and after each configuration's runs: a configuration run while it
 /// exceeded the cores (other work competing) is marked `!`, with a warning;
 /// serial's own runs lying more than 10% apart get a note on the noise.
+/// Each run also measures the machine's ceiling: as many serial searches at
+/// once as each thread count above one, each on its own engine; the
+/// summary's last row is their node rate over serial's, what the machine
+/// gave the workload then (--no-ceiling skips it).
 ///
 /// Every answer is checked: against the suite's known scores and best moves,
 /// and in exact mode or a solve against serial search. A wrong answer is
