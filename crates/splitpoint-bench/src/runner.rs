@@ -324,7 +324,7 @@ pub struct SuiteRun {
     pub measurements: Vec<Measurement>,
     /// The load average around each run of each configuration.
     pub loads: Vec<LoadSample>,
-    /// The machine's ceiling, each run at each of [`Job::ceiling_threads`].
+    /// The machine's ceiling, each run at each of [`ceiling_threads`].
     pub ceilings: Vec<CeilingSample>,
 }
 
@@ -351,12 +351,6 @@ pub struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// The thread counts whose ceiling each run measures
-    /// ([`ceiling_threads`]).
-    pub fn ceiling_threads(&self) -> Vec<usize> {
-        ceiling_threads(self.configs, self.ceiling)
-    }
-
     /// An engine for `config`, with this job's table; over ranks, the
     /// master of the cluster's first `ranks - 1` slave processes.
     ///
@@ -419,7 +413,7 @@ pub fn traced_search<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
 
 /// Runs `job` with evaluator `eval`; `limits` gives each position's limits
 /// from its depth (`None` when solving). After each run of every
-/// configuration, the machine's ceiling at each of [`Job::ceiling_threads`].
+/// configuration, the machine's ceiling at each of [`ceiling_threads`].
 ///
 /// # Errors
 /// A message naming a position the game cannot read, or saying that a table
@@ -436,7 +430,7 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
         .iter()
         .map(|&c| job.engine(eval.clone(), c))
         .collect::<Result<_, _>>()?;
-    let ceiling_threads = job.ceiling_threads();
+    let ceiling_threads = ceiling_threads(job.configs, job.ceiling);
     let mut solo_engines: Vec<Engine<G, E>> = (0..ceiling_threads.last().copied().unwrap_or(0))
         .map(|_| job.engine(eval.clone(), Config::new(Algorithm::Serial, 1)))
         .collect::<Result<_, _>>()
