@@ -77,7 +77,7 @@
 //!   counts itself and the helper as workers, and makes its own frame a
 //!   *proxy* for the split point. It answers with the split point's id, or
 //!   with `REFUSED`. A thread that is idle answers every request `REFUSED`.
-//!   The helper waits for its answer (spinning, then napping) and never
+//!   The helper waits for its answer (spinning, then parked) and never
 //!   gives a request up unless the whole search is over, so a helper
 //!   counted in a split point always arrives there.
 //! - **Working.** A thread's stack runs from `base` to `top`; `frames[base]`
@@ -188,10 +188,13 @@
 //!   to it; publishing a non-empty list, opening a split point, posting a
 //!   request, posting the root result and `finish` notify. No `yield_now`:
 //!   on a loaded machine it gives the core away for a whole time slice. A
-//!   helper waiting for an answer spins, then naps 50 µs at a time.
+//!   helper waiting for an answer spins, then parks; the answer unparks it
+//!   ([`Dts::answer`]), and so does `finish`. The park's 1 ms timeout only
+//!   bounds a wake-up that went astray.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering::*};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::thread::Thread;
 
 use arrayvec::ArrayVec;
 use crossbeam_utils::CachePadded;
@@ -632,6 +635,8 @@ struct ThreadSlot {
     /// The answer to this thread's own request: `PENDING`, `REFUSED` or a
     /// split point id.
     answer: AtomicUsize,
+    /// This thread, unparked by the answer (set when it first asks).
+    waiter: OnceLock<Thread>,
     /// Searching (has a stack): worth asking for candidates.
     busy: AtomicBool,
     /// The last published candidates.
@@ -675,6 +680,7 @@ impl<G: Game> Dts<G> {
                     attention: AtomicU32::new(0),
                     mailbox: Mutex::new(None),
                     answer: AtomicUsize::new(PENDING),
+                    waiter: OnceLock::new(),
                     busy: AtomicBool::new(false),
                     published: Mutex::new(ArrayVec::new()),
                     offering: AtomicBool::new(false),
@@ -742,7 +748,7 @@ impl<G: Game> Dts<G> {
         if slot.attention.load(Relaxed) & REQUEST != 0 {
             slot.attention.fetch_and(!REQUEST, Acquire);
             if let Some(req) = lock(&slot.mailbox).take() {
-                self.threads[req.helper].answer.store(REFUSED, Release);
+                self.answer(req, REFUSED);
             }
         }
     }
@@ -774,8 +780,18 @@ impl<G: Game> Dts<G> {
         Some((t, c))
     }
 
+    /// Gives the asking thread its answer and wakes it.
+    fn answer(&self, req: Request, answer: usize) {
+        let helper = &self.threads[req.helper];
+        helper.answer.store(answer, Release);
+        if let Some(waiter) = helper.waiter.get() {
+            waiter.unpark();
+        }
+    }
+
     /// Puts a request in `target`'s mailbox; false if one is already there.
     fn post(&self, me: usize, target: usize, c: Candidate) -> bool {
+        self.threads[me].waiter.get_or_init(std::thread::current);
         let slot = &self.threads[target];
         {
             let mut mailbox = lock(&slot.mailbox);
@@ -841,6 +857,10 @@ impl<G: Game> Dts<G> {
     fn finish(&self) {
         self.done.store(true, SeqCst);
         self.sleep.wake_always();
+        // Threads still waiting for an answer see `done` now.
+        for waiter in self.threads.iter().filter_map(|slot| slot.waiter.get()) {
+            waiter.unpark();
+        }
     }
 }
 

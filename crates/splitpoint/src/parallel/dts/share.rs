@@ -258,7 +258,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 if answer == REFUSED {
                     self.worker.stats.splits_refused += 1;
                 }
-                dts.threads[req.helper].answer.store(answer, Release);
+                dts.answer(req, answer);
                 // The stack changed or the list was stale: show a fresh one.
                 publish = true;
             }
@@ -494,7 +494,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 return None;
             }
             dts.refuse_requests(me);
-            backoff.pause();
+            backoff.park();
         }
     }
 }
