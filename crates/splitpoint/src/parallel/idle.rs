@@ -7,10 +7,14 @@
 //! `SeqCst` fence on both sides, between the write and the read, so the
 //! work's own atomics may be relaxed), so no wake-up is lost. The timeout is
 //! a safety net only. Publishers pay a lock and a notify only when someone
-//! sleeps.
+//! sleeps, and wake only as many sleepers as their work has room for
+//! ([`IdleSleep::wake_some`]): a sleeper left asleep is one the work could
+//! not have used, and every sleeper that is not waiting any more is awake
+//! and looks for work on its own.
 //!
-//! YBW and DTS have one `IdleSleep` for helpers waiting for work; workloads
-//! has a second for publishers waiting for their last subscriber to leave.
+//! The split-point pool has one `IdleSleep` for idle helpers and one per
+//! thread for an owner waiting for the threads at its slot; DTS has one for
+//! its idle threads.
 
 use std::time::{Duration, Instant};
 
@@ -76,12 +80,10 @@ pub(crate) const OWNER: Policy = Policy {
 /// An idle DTS thread: no yield, because an idle DTS thread is woken
 /// explicitly by every publication and request, and on a loaded machine a
 /// yield hands the core to another process for a whole time slice. It
-/// spins a while first (a turn of its loop, which looks for work, takes a
-/// fraction of a microsecond): the thread timeline of chess searches showed
-/// most idle spells of 0.1-0.5 ms ending 40-70 µs after the work was
-/// published, the sleeper's wake-up. Chess, dts at two threads, 5
-/// interleaved rounds: idle 1.8-2.4% of thread time with 64 turns, 1.6-1.8%
-/// with 1024; at four threads on two cores no slower.
+/// spins a while first: a turn of its loop, which looks for work, takes a
+/// fraction of a microsecond, and most idle spells end within tens of
+/// microseconds of the work's publication (the measurements behind the
+/// spin count are in `docs/lab/`).
 pub(crate) const DTS_IDLE: Policy = Policy {
     spins: 1024,
     yield_for: Duration::ZERO,
@@ -91,12 +93,8 @@ pub(crate) const DTS_IDLE: Policy = Policy {
 /// A DTS thread waiting for the answer to its help offer: the answer comes
 /// within a few nodes, unless the thread asked is off its core, so spin
 /// long, then park until the answer unparks it (the nap only bounds a
-/// wake-up gone astray). An unsignalled 50 µs sleep, as before, often took
-/// 0.1-0.4 ms on this project's 2-core virtual machine: on chess's 24
-/// Bratko-Kopec positions at two threads, 75-83 waits that outlasted
-/// 0.1 ms summed 15-19 ms (a sixth of the idle time), though only 8
-/// answers took that long to give. Unparked, chess's idle time at two
-/// threads went 2.31% -> 2.13% (6 interleaved bench rounds, lower in each).
+/// wake-up gone astray; an unsignalled nap of tens of microseconds often
+/// lasts ten times that on a loaded virtual machine).
 pub(crate) const DTS_ANSWER: Policy = Policy {
     spins: 1024,
     yield_for: Duration::ZERO,
@@ -187,6 +185,24 @@ impl IdleSleep {
         }
     }
 
+    /// Wakes at most `n` sleepers, if there is one: call after making work
+    /// visible that `n` threads can use.
+    pub(crate) fn wake_some(&self, n: usize) {
+        fence(SeqCst);
+        let sleepers = self.sleepers.load(SeqCst);
+        if sleepers == 0 || n == 0 {
+            return;
+        }
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        if n >= sleepers {
+            self.wake.notify_all();
+        } else {
+            for _ in 0..n {
+                self.wake.notify_one();
+            }
+        }
+    }
+
     /// Wakes every sleeper, unconditionally (the end of a search).
     pub(crate) fn wake_always(&self) {
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -199,7 +215,7 @@ mod loom_tests {
     use std::time::Duration;
 
     use loom::sync::Arc;
-    use loom::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
     use loom::thread;
 
     use super::IdleSleep;
@@ -223,6 +239,39 @@ mod loom_tests {
             work.store(true, Relaxed);
             sleep.wake();
             sleeper.join().unwrap();
+        });
+    }
+
+    /// Two sleepers, two pieces of work published one at a time, each with
+    /// a wake of one sleeper: each sleeper takes one, so both finish (a
+    /// wake-up lost to a sleeper already woken would leave one asleep for
+    /// ever under loom).
+    #[test]
+    fn loom_wake_some_reaches_enough_sleepers() {
+        loom::model(|| {
+            let sleep = Arc::new(IdleSleep::default());
+            let work = Arc::new(AtomicUsize::new(0));
+            let take = |work: &AtomicUsize| {
+                work.fetch_update(Relaxed, Relaxed, |w| w.checked_sub(1))
+                    .is_ok()
+            };
+            let sleepers: Vec<_> = (0..2)
+                .map(|_| {
+                    let (sleep, work) = (sleep.clone(), work.clone());
+                    thread::spawn(move || {
+                        while !take(&work) {
+                            sleep.sleep_unless(Duration::from_millis(1), || work.load(Relaxed) > 0);
+                        }
+                    })
+                })
+                .collect();
+            for _ in 0..2 {
+                work.fetch_add(1, Relaxed);
+                sleep.wake_some(1);
+            }
+            for s in sleepers {
+                s.join().unwrap();
+            }
         });
     }
 

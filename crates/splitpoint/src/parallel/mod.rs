@@ -20,8 +20,7 @@ use crate::driver::{
 use crate::game::{Evaluator, Game};
 use abdada::Searching;
 use shared_tt::WholeTree;
-use splitter::Splitter;
-use workloads::Workloads;
+use split_pool::SplitPool;
 
 pub(crate) mod abdada;
 pub(crate) mod delay_transport;
@@ -32,7 +31,7 @@ pub(crate) mod pv_split;
 pub(crate) mod root_split;
 pub(crate) mod shared_node;
 pub(crate) mod shared_tt;
-pub(crate) mod splitter;
+pub(crate) mod split_pool;
 pub(crate) mod thresholds;
 pub(crate) mod transport;
 pub(crate) mod wire;
@@ -180,8 +179,11 @@ pub(crate) fn subtree_helpers<G: Game, E: Evaluator<G>>(
     threads: usize,
 ) -> Option<Box<dyn Helpers<G, E>>> {
     match algorithm {
-        Algorithm::Ybw { strong } => Some(Box::new(Splitter::new(threads, ybw::rules(strong)))),
-        Algorithm::Workloads { join_taken } => Some(Box::new(Workloads::new(threads, join_taken))),
+        Algorithm::Ybw { strong } => Some(Box::new(SplitPool::new(threads, ybw::scheme(strong)))),
+        Algorithm::Workloads { join_taken } => Some(Box::new(SplitPool::new(
+            threads,
+            workloads::scheme(join_taken),
+        ))),
         _ => None,
     }
 }
@@ -206,12 +208,12 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         Algorithm::LazySmp => lazy_smp::search(job, on_iteration),
         Algorithm::RootSplit => lead_and_help(
             job,
-            &Splitter::new(threads, root_split::RULES),
+            &SplitPool::new(threads, root_split::scheme()),
             on_iteration,
         ),
         Algorithm::Ybw { strong } => lead_and_help(
             job,
-            &Splitter::new(threads, ybw::rules(strong)),
+            &SplitPool::new(threads, ybw::scheme(strong)),
             on_iteration,
         ),
         Algorithm::Dts => dts::search(job, on_iteration),
@@ -219,9 +221,11 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
             let searching = Searching::new();
             lead_and_help(job, &WholeTree::new(job, Some(&searching)), on_iteration)
         }
-        Algorithm::Workloads { join_taken } => {
-            lead_and_help(job, &Workloads::new(threads, join_taken), on_iteration)
-        }
+        Algorithm::Workloads { join_taken } => lead_and_help(
+            job,
+            &SplitPool::new(threads, workloads::scheme(join_taken)),
+            on_iteration,
+        ),
         Algorithm::PvSplit => pv_split::search(job, messaging, on_iteration),
     }
 }

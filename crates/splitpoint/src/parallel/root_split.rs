@@ -1,14 +1,19 @@
 //! Root splitting: the root's moves are shared out once the first is
-//! searched, with the root's alpha shared; YBW's machinery, splitting at the
+//! searched, with the root's alpha shared; YBW's scheme, splitting at the
 //! root only.
 
-use crate::parallel::splitter::SplitRules;
+use crate::parallel::split_pool::{Scheme, SplitRules};
 
-/// Root splitting's rules: split the root, from its second move on, at any
+/// Root splitting's scheme: split the root, from its second move on, at any
 /// depth.
-pub(crate) const RULES: SplitRules = SplitRules {
-    min_depth: 1,
-    min_moves_left: 1,
-    strong: false,
-    max_ply: 0,
-};
+pub(crate) fn scheme() -> Scheme {
+    let ybw = super::ybw::scheme(false);
+    Scheme {
+        rules: SplitRules {
+            min_depth: 1,
+            max_ply: 0,
+            ..ybw.rules
+        },
+        ..ybw
+    }
+}

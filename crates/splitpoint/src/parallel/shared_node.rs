@@ -1,7 +1,7 @@
 //! A node whose young brothers several threads search, and what they merge
 //! their results into.
 //!
-//! YBW's split points and workloads publish a node as a [`SharedNode`]
+//! The split-point pool (YBW, root splitting, workloads) publishes a node as a [`SharedNode`]
 //! (its position, depth, moves and keys, [`SharedNode::publish`]); any
 //! thread takes the next move from it as a [`Task`] ([`SharedNode::take`])
 //! and reports the score ([`SharedNode::report`]), all under the owner's
@@ -28,9 +28,10 @@
 //! so a tie makes the earlier move the best (see
 //! [`SharedResult::alpha_for`]).
 //!
-//! YBW's and DTS's split points also sit in a tree of split points (each
-//! knows the one it lies below): [`cut_off_on_chain`] is the walk up that
-//! tree every node of theirs makes to learn whether its work is still wanted.
+//! DTS's split points also sit in a tree of split points (each knows the
+//! one it lies below): [`cut_off_on_chain`] is the walk up that tree every
+//! node of theirs makes to learn whether its work is still wanted. (The
+//! split-point pool of YBW and workloads walks a chain of ids instead.)
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -124,9 +125,8 @@ impl<G: Game> SharedNode<G> {
         self.keys.extend(node.keys.iter().copied());
         // Ties go to the first move to finish here (no
         // `SharedResult::with_serial_ties`, as a task reports without its
-        // fail-low flag): measured on chess at two threads, YBW and
-        // workloads-shared lost 2–4% with the rule and with only its
-        // plumbing (see the parallel README), DTS gained.
+        // fail-low flag): on chess at two threads the rule cost YBW and
+        // workloads-shared time, where it gained DTS time (docs/lab/).
         self.result = SharedResult::new(node.alpha, node.beta, node.best);
     }
 

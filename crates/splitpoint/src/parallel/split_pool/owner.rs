@@ -1,28 +1,36 @@
-//! The publisher's side, which is the node hook: publishing a node's
-//! remaining moves, waiting for the last subscriber (helping below its own
-//! workload meanwhile), taking the result back (see the module doc of
-//! `workloads`).
+//! The owner's side, which is the node hook: publishing a node's young
+//! brothers, taking moves like everyone else, waiting for the last thread
+//! attached (helping below meanwhile), taking the result back.
 
 use std::sync::atomic::Ordering::*;
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::parallel::idle::{self, Backoff};
+use crate::search::hook::{NodeHook, Split};
+use crate::search::{SearchContext, Worker};
 use crate::trace::EventKind;
 
-impl<G: Game> Workloads<G> {
-    /// Marks every unsearched move searched (a cutoff or a cancel).
-    pub(super) fn flag_all_searched(d: &mut WorkloadData<G>) {
-        for st in d.state.iter_mut() {
-            if *st == MoveState::Unsearched {
-                *st = MoveState::Searched;
+impl<G: Game> SplitPool<G> {
+    /// Wakes whoever a publication in slot `s` concerns: as many idle
+    /// helpers as it has room for, and the owners waiting on its chain, who
+    /// may help below their own slots.
+    fn wake_for_publication(&self, s: usize, moves: usize) {
+        self.helpers.wake_some(self.scheme.attach.room(moves));
+        let mut id = self.slots[s].head.parent.load(Relaxed);
+        for _ in 0..self.slots.len() {
+            if id == NONE {
+                break;
             }
+            let head = &self.slots[Self::slot_of(id)].head;
+            self.owners[head.owner.load(Relaxed)].wake();
+            id = head.parent.load(Relaxed);
         }
-        d.cursor = d.node.moves.len();
     }
 
-    /// The publisher of the workload in slot `s` (published as `id`) waits
-    /// for its subscribers to leave, helping below meanwhile unless stopped.
-    pub(super) fn wait_for_subscribers<E: Evaluator<G>>(
+    /// The owner of slot `s` (published as `id`) waits for the threads
+    /// attached to leave, helping below meanwhile unless stopped.
+    fn wait_for_subscribers<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
@@ -37,8 +45,8 @@ impl<G: Game> Workloads<G> {
         let mut helping = Duration::ZERO;
         let mut backoff = Backoff::new(idle::OWNER);
         while head.subscribers.load(Acquire) > 0 {
-            // Helping is worth it only while the workload stands (a cut one's
-            // subscribers are dropping out).
+            // Helping pays only while the node stands (a cut one's threads
+            // are dropping out).
             let can_help = !worker.stopped() && head.id.load(Relaxed) == id;
             if can_help {
                 let t = Instant::now();
@@ -48,52 +56,46 @@ impl<G: Game> Workloads<G> {
                     continue;
                 }
             }
-            backoff.snooze(&self.publishers, || {
-                head.subscribers.load(SeqCst) == 0
-                    || (can_help
-                        && self
-                            .find(|h| self.chain_contains(h.parent.load(Relaxed), id))
-                            .is_some())
+            backoff.snooze(&self.owners[ctx.thread], || {
+                head.subscribers.load(SeqCst) == 0 || (can_help && self.open_below(id).is_some())
             });
         }
         worker.count_wait(start, helping, head.ply.load(Relaxed));
     }
 
-    /// The helpful publisher: works at an open workload below `id`, if any.
-    pub(super) fn help_below<E: Evaluator<G>>(
+    /// The helpful master: works at an open publication below `id`, if any.
+    fn help_below<E: Evaluator<G>>(
         &self,
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
         id: u64,
     ) -> bool {
-        let below = |head: &SlotHead| self.chain_contains(head.parent.load(Relaxed), id);
-        match self.find(below) {
+        match self.open_below(id) {
             Some(s) => self.attach_and_work(worker, ctx, s, Some(id)),
             None => false,
         }
     }
-
-    /// Wakes whoever sleeps: a workload was just published.
-    pub(super) fn wake_for_publication(&self) {
-        self.idle.wake();
-        self.publishers.wake();
-    }
 }
 
-impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
+impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for SplitPool<G> {
     #[inline]
     fn aborted(&self, thread: usize) -> bool {
         self.chain_broken(thread)
     }
 
-    /// The node's young brothers become a workload (see the module doc);
-    /// `None` if the node does not qualify or no slot is free.
+    /// The node's young brothers are published (see the module doc); `None`
+    /// if the node does not qualify or no slot is free.
     fn try_split(&self, worker: &mut Worker<G>, node: SplitNode<'_, G, E>) -> Split<G::Move> {
-        if node.depth < WORKLOADS_MIN_DEPTH || node.moves.len() < WORKLOADS_MIN_MOVES_LEFT {
+        if !self.scheme.rules.allow(&node) {
             return None;
         }
-        let (ctx, moves) = (node.ctx, node.moves);
-        let Some(s) = self.claim() else {
+        let ctx = node.ctx;
+        let claimed = if self.scheme.rules.only_when_idle && self.idle.load(Relaxed) == 0 {
+            None
+        } else {
+            self.claim(ctx.thread)
+        };
+        let Some(s) = claimed else {
             worker.stats.splits_refused += 1;
             return None;
         };
@@ -105,12 +107,10 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
         {
             let mut d = slot.lock();
             d.node.publish(&node);
-            d.state.clear();
-            d.state
-                .extend(std::iter::repeat_n(MoveState::Unsearched, moves.len()));
-            d.cursor = 0;
+            d.next = 0;
             head.parent.store(parent, Relaxed);
             head.ply.store(node.ply, Relaxed);
+            head.owner.store(ctx.thread, Relaxed);
             head.subscribers.store(0, Relaxed);
             head.id.store(id, Relaxed);
             head.open.store(true, Release);
@@ -118,39 +118,41 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Workloads<G> {
         me.store(id, Relaxed);
         worker.stats.splits += 1;
         worker.trace_mark(EventKind::Split, node.ply, String::new);
-        self.wake_for_publication();
+        self.wake_for_publication(s, node.moves.len());
 
-        // Our own moves, taken like everyone's.
+        // Our own moves, taken like everyone's; `work` returns with the slot
+        // closed, so nobody attaches from now on.
         self.work(worker, ctx, s, id, false);
         me.store(parent, Relaxed);
         worker.refresh_stopped(ctx);
         if worker.stopped() {
-            // Stopped from above (or globally): the workload is void; make
-            // everyone under it drop out and nobody attach.
-            let mut d = slot.lock();
+            // Stopped from above (or globally): the result is void; make
+            // everyone under it drop out now.
+            let _d = slot.lock();
             if head.id.load(Relaxed) == id {
-                Self::flag_all_searched(&mut d);
-                head.open.store(false, Relaxed);
                 head.id.store(self.fresh_id(s), Relaxed);
             }
         }
         self.wait_for_subscribers(worker, ctx, s, id);
         worker.refresh_stopped(ctx);
 
-        // Take the result and unpublish.
+        // Take the result and release the slot.
         let result = {
             let mut d = slot.lock();
             debug_assert_eq!(head.subscribers.load(Relaxed), 0);
+            debug_assert!(
+                !head.open.load(Relaxed),
+                "the slot closed before its owner waited"
+            );
             if d.node.result.best_move.is_some() {
                 worker.set_pv_line(node.ply, &d.node.result.pv);
             }
-            d.cursor = d.node.moves.len();
-            head.open.store(false, Relaxed);
-            head.parent.store(NO_WORKLOAD, Relaxed);
+            d.next = d.node.moves.len();
+            head.parent.store(NONE, Relaxed);
             head.id.store(self.fresh_id(s), Relaxed);
             (d.node.result.best, d.node.result.best_move)
         };
-        head.published.store(false, Release);
+        head.claimed.store(false, Release);
         Some(result)
     }
 }

@@ -1,0 +1,408 @@
+//! The split-point pool: one machine for Young Brothers Wait, root splitting
+//! and the publish/subscribe workload schemes.
+//!
+//! A node whose eldest brother is searched offers its young brothers
+//! ([`NodeHook::try_split`]); if the algorithm's [`Scheme`] allows, its thread
+//! *publishes* them in a free slot of the pool and becomes the slot's owner.
+//! Idle threads find open slots by scanning (the shallowest first), *attach*,
+//! and take moves one at a time, searching each with the window the node has
+//! then and reporting the score under the slot's lock. The owner takes moves
+//! like everyone else; when none is left it waits for the threads still
+//! attached, helping at open slots published *below* its own meanwhile (the
+//! helpful master), then takes the result back as the node's own and
+//! releases the slot. What the algorithms differ in is their [`Scheme`]:
+//! when a node may split, where its slot comes from, who may attach.
+//!
+//! # Ids, chains and cutoffs
+//!
+//! Every publication of a slot has an id, `counter << 16 | slot`, the counter
+//! global and bumped on every publish, cutoff, cancel and release: an id names
+//! one publication of one slot, in one state, for the whole search. Each
+//! thread records the innermost publication it works under (`current`, the
+//! id it attached to or published), and each slot the publication its owner
+//! worked under when it published (`parent`): a chain of ids up to the root.
+//! A score ≥ beta gives the slot a new id (and leaves it no move to take); at
+//! every node ([`NodeHook::aborted`]) a thread walks its chain comparing each
+//! recorded id with its slot's current one, and any difference — a cutoff at
+//! that slot or above — makes it drop out (its partial result is void:
+//! `Worker::stopped`). A result reported under a changed id is not merged.
+//!
+//! # Who may change what
+//!
+//! | field | written by | how | read by |
+//! | --- | --- | --- | --- |
+//! | `claimed` | a publisher claiming a free slot (CAS `false → true`, `Acquire`); the same owner releasing it (`Release`) | — | publishers looking for a free slot |
+//! | the node: position, depth, ply, node type, beta (`data`) | the owner, while publishing | slot mutex | threads attached, under the mutex |
+//! | moves, keys, `next`, alpha, best, best move, PV (`data`) | any thread attached (take, report), the owner (publish, cancel) | slot mutex | the same, under the mutex |
+//! | `id` | the owner (publish, cancel, release); the reporter of a cutoff | only under the slot mutex | chain walks at every node (`Relaxed`, a hint); exact under the mutex |
+//! | `open` (an untaken move left, id unchanged) | the owner, takers (last move), a cutoff, a cancel, a stopped thread | only under the slot mutex | scanners (`Acquire`, a hint), exact under the mutex |
+//! | `parent`, `ply`, `owner` | the owner, before `open` | under the slot mutex | chain walks, scanners, leavers |
+//! | `subscribers` (threads attached besides the owner) | attach (`+1`), leave (`-1`, `SeqCst`) | only under the slot mutex | scanners (hint), the waiting owner (`SeqCst`) |
+//! | `current[t]` | thread `t` only | — | thread `t` only |
+//!
+//! # Memory ordering
+//!
+//! Every decision that matters is taken under a slot's mutex, which orders
+//! everything written there: whether a result is merged (the id compared
+//! under the mutex), whether a move is taken, whether an attach succeeds
+//! (`open` and `subscribers` re-read under it). The lock-free reads are
+//! hints: `open`, `subscribers` and `ply` choose where to try attaching; a
+//! late read of `id` in a chain walk only costs a few wasted nodes. A chain
+//! walk may follow `parent` without the mutex because every slot on a
+//! thread's chain stays published until that thread has left it (below), so
+//! its `parent` cannot change under the walk; and the thread learnt each link
+//! under that link's (or a descendant's) mutex. A leaver's results are
+//! written under the mutex before its `subscribers -= 1`; the owner sees 0
+//! and then locks, so it sees every result.
+//!
+//! # Closed before the owner waits; a slot outlives everyone under it
+//!
+//! [`SplitPool::work`] returns only with the slot closed: when its moves run
+//! out, at a cutoff, at a cancel, and when the thread stops (a global stop, or
+//! a cutoff above). The owner calls it before it waits, so from then on nobody
+//! can attach (attaching checks `open` under the mutex), and once
+//! `subscribers` reaches 0 the slot is the owner's alone. An owner releases
+//! its slot only then, and a thread leaves (under the mutex) only when it
+//! returns from the slot for good; an owner is itself inside a move of the
+//! slot it worked under until it returns from its own. So along any thread's
+//! chain every link is published, with its id or a later one of the same
+//! publication, for as long as the thread is under it, and the `parent` links
+//! form a tree. (Were a thread let attach to a released slot, the owner's
+//! next publication there could take a parent below the stale thread and the
+//! links a cycle, which every chain walk would then follow for ever.)
+//!
+//! # Why the result is exact
+//!
+//! Each move is searched by `Worker::search_child` with window `(a, beta)`,
+//! `a` the node's alpha when the move was taken (never below the node's alpha
+//! at publication, never above its final alpha). Fail-soft alpha-beta then
+//! returns `v` with: `v ≤ a` ⇒ true value ≤ `v`; `a < v < beta` ⇒ `v` is the
+//! true value; `v ≥ beta` ⇒ true value ≥ `v`. Results are merged
+//! (`SharedResult::merge`, the serial loop's rule) only while the id is the
+//! one the move was taken under. A result that raises alpha is above the
+//! alpha it was searched with, hence exact (or ≥ beta: a valid lower bound);
+//! every other move's true value is at most its score, at most the alpha at
+//! its report, at most the final alpha. So the final best is the serial
+//! loop's answer for the window — the same case analysis as the serial PVS
+//! loop, whose moves are searched in another order with alphas never higher
+//! than serial's. A move abandoned by a stop or a cutoff above leaves the
+//! owner stopped too (the cause is on its chain, and ids never come back), so
+//! the incomplete result is void.
+//!
+//! # Why nothing deadlocks
+//!
+//! Only owners wait, and only for the threads attached to their own slot,
+//! which search strictly below it. A thread never waits for the owner: it
+//! takes, searches, reports and leaves. While waiting, an owner helps only at
+//! slots below its own (checked under the candidate's mutex by walking its
+//! `parent` ids), so waits nest like the tree and the deepest waiter's
+//! helpers make progress. At most one slot mutex is held at a time, never
+//! across a search; a sleep's mutex may be taken while a slot mutex is held,
+//! never the other way round. A global stop is seen at every node; a cut or
+//! cancelled slot's threads see the new id at their next node.
+//!
+//! # Sleeping and waking
+//!
+//! Every wait is `idle.rs`'s `Backoff`, so a waiter yields and then sleeps
+//! and the thread it waits for gets the core (more threads than cores is
+//! allowed). Wake-ups are targeted: a publication wakes as many idle helpers
+//! as it has room for ([`Attach::room`]) and the owners waiting above it on
+//! its chain, who may help below; the last thread to leave a slot wakes its
+//! owner. Each owner sleeps on its own thread's [`IdleSleep`].
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
+use std::sync::{Mutex, MutexGuard};
+
+use crossbeam_utils::CachePadded;
+
+use crate::game::{Evaluator, Game};
+use crate::node::NodeType;
+use crate::parallel::idle::IdleSleep;
+use crate::parallel::shared_node::SharedNode;
+use crate::search::hook::SplitNode;
+
+mod helper;
+mod owner;
+
+/// Ordering keys at or above this are promising moves (table move, evaluator
+/// hints above zero, killers): strong YBW searches them before splitting a
+/// CUT node.
+const PROMISING: i64 = 1 << 21;
+
+/// Low bits of an id holding the slot index.
+const SLOT_BITS: u32 = 16;
+/// Mask of the slot index in an id.
+const SLOT_MASK: u64 = (1 << SLOT_BITS) - 1;
+/// "No publication": ends a chain.
+const NONE: u64 = u64::MAX;
+
+/// What an algorithm built on the pool decides: when a node splits, where
+/// its slot comes from, who may attach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scheme {
+    /// When a node may split.
+    pub rules: SplitRules,
+    /// Where a publisher's slot comes from.
+    pub slots: Slots,
+    /// Who may attach to an open slot.
+    pub attach: Attach,
+}
+
+/// When a node may split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SplitRules {
+    /// Least remaining depth worth the split's overhead.
+    pub min_depth: i32,
+    /// Least number of moves left to share.
+    pub min_moves_left: usize,
+    /// Deepest ply that may split (0: the root only).
+    pub max_ply: usize,
+    /// Strong YBW: a node entered as CUT searches its promising moves first.
+    pub strong: bool,
+    /// Split only while a helper is idle (YBW); else publish for helpers to
+    /// find later (workloads).
+    pub only_when_idle: bool,
+}
+
+impl SplitRules {
+    /// Whether `node` may split under these rules (before looking for a slot).
+    fn allow<G: Game, E: Evaluator<G>>(&self, node: &SplitNode<'_, G, E>) -> bool {
+        node.depth >= self.min_depth
+            && node.ply <= self.max_ply
+            && node.moves.len() >= self.min_moves_left
+            && !(self.strong
+                && node.entry_type == NodeType::Cut
+                && node.keys.iter().any(|&k| k >= PROMISING))
+    }
+}
+
+/// Where a publisher's slot comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slots {
+    /// This many slots per thread, its own: nested splits stack up along a
+    /// thread's path (YBW).
+    PerThread(usize),
+    /// One table of this many slots per thread, any free one claimed by
+    /// any thread (workloads).
+    Shared(usize),
+}
+
+/// Who may attach to an open slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Attach {
+    /// Any number of threads (YBW).
+    Any,
+    /// One thread besides the owner (workloads).
+    One,
+    /// One while a slot with none is open anywhere; then a thread joins a
+    /// slot that has one (workloads-shared).
+    OneThenJoin,
+}
+
+impl Attach {
+    /// Whether a thread may attach to a slot with `subscribers` attached.
+    fn allows(self, subscribers: usize) -> bool {
+        self == Attach::Any || subscribers == 0 || self == Attach::OneThenJoin
+    }
+
+    /// How many idle threads a publication of `moves` moves can use.
+    fn room(self, moves: usize) -> usize {
+        match self {
+            Attach::One => 1,
+            Attach::Any | Attach::OneThenJoin => moves,
+        }
+    }
+}
+
+/// What a slot's threads share, under its mutex.
+struct SlotData<G: Game> {
+    node: SharedNode<G>,
+    /// The next move to take: every move before it is taken.
+    next: usize,
+}
+
+/// The lock-free part of a slot, read by chain walks and scans.
+struct SlotHead {
+    /// The current id (see the module doc); changes only under the mutex.
+    id: AtomicU64,
+    /// The id the owner worked under when it published, or `NONE`.
+    parent: AtomicU64,
+    /// The slot is in use.
+    claimed: AtomicBool,
+    /// An untaken move left, no cutoff, no cancel: threads may attach.
+    open: AtomicBool,
+    /// The node's ply: scanners prefer the shallowest slot.
+    ply: AtomicUsize,
+    /// The owner's thread, whose sleep a leaver wakes.
+    owner: AtomicUsize,
+    /// Threads attached besides the owner.
+    subscribers: AtomicUsize,
+}
+
+/// One slot of the pool. Head and data on cache lines of their own: the
+/// head is read by every scan and chain walk, the data written by takers.
+struct Slot<G: Game> {
+    head: CachePadded<SlotHead>,
+    data: CachePadded<Mutex<SlotData<G>>>,
+}
+
+impl<G: Game> Slot<G> {
+    fn new(id: u64) -> Self {
+        Slot {
+            head: CachePadded::new(SlotHead {
+                id: AtomicU64::new(id),
+                parent: AtomicU64::new(NONE),
+                claimed: AtomicBool::new(false),
+                open: AtomicBool::new(false),
+                ply: AtomicUsize::new(0),
+                owner: AtomicUsize::new(0),
+                subscribers: AtomicUsize::new(0),
+            }),
+            data: CachePadded::new(Mutex::new(SlotData {
+                node: SharedNode::unused(),
+                next: 0,
+            })),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, SlotData<G>> {
+        self.data.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The split-point pool of one search: its slots, every thread's chain, the
+/// idle count and the sleeps.
+pub(crate) struct SplitPool<G: Game> {
+    scheme: Scheme,
+    slots: Box<[Slot<G>]>,
+    /// Per thread: the id of the innermost publication it works under, or
+    /// `NONE`. Written and read only by its own thread (padded: read at
+    /// every node).
+    current: Box<[CachePadded<AtomicU64>]>,
+    /// Source of unique ids.
+    next_id: AtomicU64,
+    /// Helpers looking for work.
+    idle: AtomicUsize,
+    /// The search is over: helpers leave.
+    done: AtomicBool,
+    /// Where idle helpers sleep.
+    helpers: IdleSleep,
+    /// Where each thread sleeps while it waits, as an owner, for the threads
+    /// attached to its slot.
+    owners: Box<[CachePadded<IdleSleep>]>,
+}
+
+impl<G: Game> SplitPool<G> {
+    /// The pool of `threads` threads under `scheme`.
+    pub(crate) fn new(threads: usize, scheme: Scheme) -> Self {
+        let threads = threads.max(1);
+        let n = match scheme.slots {
+            Slots::PerThread(k) | Slots::Shared(k) => k * threads,
+        };
+        assert!(
+            n as u64 <= SLOT_MASK,
+            "too many threads for the split-point pool"
+        );
+        SplitPool {
+            scheme,
+            slots: (0..n).map(|s| Slot::new(s as u64)).collect(),
+            current: (0..threads)
+                .map(|_| CachePadded::new(AtomicU64::new(NONE)))
+                .collect(),
+            next_id: AtomicU64::new(1),
+            idle: AtomicUsize::new(0),
+            done: AtomicBool::new(false),
+            helpers: IdleSleep::default(),
+            owners: (0..threads)
+                .map(|_| CachePadded::new(IdleSleep::default()))
+                .collect(),
+        }
+    }
+
+    /// A fresh id for slot `s`, never seen before in this search.
+    fn fresh_id(&self, s: usize) -> u64 {
+        (self.next_id.fetch_add(1, Relaxed) << SLOT_BITS) | s as u64
+    }
+
+    fn slot_of(id: u64) -> usize {
+        (id & SLOT_MASK) as usize
+    }
+
+    /// Whether some publication on `thread`'s chain has changed its id.
+    #[inline]
+    fn chain_broken(&self, thread: usize) -> bool {
+        let mut id = self.current[thread].load(Relaxed);
+        while id != NONE {
+            let head = &self.slots[Self::slot_of(id)].head;
+            if head.id.load(Relaxed) != id {
+                return true;
+            }
+            id = head.parent.load(Relaxed);
+        }
+        false
+    }
+
+    /// Whether the chain starting at `id` passes through `ancestor`. Bounded
+    /// by the pool's size, so a racy read (scans read without the mutex)
+    /// can never loop.
+    fn chain_contains(&self, mut id: u64, ancestor: u64) -> bool {
+        for _ in 0..self.slots.len() {
+            if id == NONE {
+                return false;
+            }
+            if id == ancestor {
+                return true;
+            }
+            id = self.slots[Self::slot_of(id)].head.parent.load(Relaxed);
+        }
+        false
+    }
+
+    /// Claims a free slot for `thread`: its own first free one, or any.
+    fn claim(&self, thread: usize) -> Option<usize> {
+        let range = match self.scheme.slots {
+            Slots::PerThread(k) => thread * k..(thread + 1) * k,
+            Slots::Shared(_) => 0..self.slots.len(),
+        };
+        range.into_iter().find(|&s| {
+            let claimed = &self.slots[s].head.claimed;
+            !claimed.load(Relaxed)
+                && claimed
+                    .compare_exchange(false, true, Acquire, Relaxed)
+                    .is_ok()
+        })
+    }
+
+    /// The slot of the open publication to try: the shallowest one with
+    /// nobody attached that `accept` allows, else (if the scheme lets
+    /// threads join) the shallowest with someone attached. Reads without
+    /// locks: a hint, re-checked on attaching.
+    fn find(&self, accept: impl Fn(&SlotHead) -> bool) -> Option<usize> {
+        let mut free: Option<(usize, usize)> = None;
+        let mut taken: Option<(usize, usize)> = None;
+        let attach = self.scheme.attach;
+        for (s, slot) in self.slots.iter().enumerate() {
+            let head = &slot.head;
+            if !head.open.load(Acquire) {
+                continue;
+            }
+            let ply = head.ply.load(Relaxed);
+            let best = if attach == Attach::Any || head.subscribers.load(Relaxed) == 0 {
+                &mut free
+            } else if attach == Attach::OneThenJoin {
+                &mut taken
+            } else {
+                continue;
+            };
+            if best.is_none_or(|(_, p)| ply < p) && accept(head) {
+                *best = Some((s, ply));
+            }
+        }
+        free.or(taken).map(|(s, _)| s)
+    }
+
+    /// Whether an open publication lies below `id` (an owner may help there).
+    fn open_below(&self, id: u64) -> Option<usize> {
+        self.find(|head| self.chain_contains(head.parent.load(Relaxed), id))
+    }
+}
