@@ -245,10 +245,13 @@ mod loom_tests {
     /// Two sleepers, two pieces of work published one at a time, each with
     /// a wake of one sleeper: each sleeper takes one, so both finish (a
     /// wake-up lost to a sleeper already woken would leave one asleep for
-    /// ever under loom).
+    /// ever under loom). Three threads and two condition-variable waits make
+    /// the full model take many minutes: explored up to three preemptions.
     #[test]
     fn loom_wake_some_reaches_enough_sleepers() {
-        loom::model(|| {
+        let mut model = loom::model::Builder::new();
+        model.preemption_bound = Some(3);
+        model.check(|| {
             let sleep = Arc::new(IdleSleep::default());
             let work = Arc::new(AtomicUsize::new(0));
             let take = |work: &AtomicUsize| {
