@@ -62,10 +62,10 @@ pub struct Limits {
     /// Find each iteration's score by null-window probes (MTD(f)) from the
     /// last score instead of an aspiration window: every node a null-window
     /// node, each probe reusing the table's bounds from the ones before. Pays
-    /// where the table keeps bounds from search to search (the Othello
-    /// solver on FFO #40-#44: 430M nodes against an aspiration window's
-    /// 754M, and no PV node whose alpha rises while helpers search its
-    /// brothers). Ignored in exact mode.
+    /// where the table keeps bounds from search to search, as in the Othello
+    /// solver, and no PV node's alpha rises while helpers search its brothers
+    /// (measured in `docs/lab/2026-11-25-solver-mtdf.md`). Ignored in exact
+    /// mode.
     pub mtdf: bool,
     /// With `single_iteration`: iterations `1..=presearch` first, unreported,
     /// to leave best moves in the table for the deep iteration to order its

@@ -47,10 +47,9 @@ use splitpoint::{Limits, MAX_DEPTH};
 /// that depth every table entry is a bound on the game's true final score,
 /// so entries may end nodes (transposition cut-offs), and the root finds the
 /// score by null-window probes from 0 (MTD(f), [`Limits::mtdf`]), each probe
-/// ending most nodes on the bounds the ones before left. On FFO #40–#44 the
-/// cut-offs with an aspiration window around 0 halved the nodes and time of
-/// [`oracle_limits`]' search (754M nodes, 17.0 s single-threaded); the
-/// probes halve them again (430M, 8.3 s).
+/// ending most nodes on the bounds the ones before left. What each technique
+/// bought against [`oracle_limits`]' search is measured in
+/// `docs/lab/2026-11-28-solver-techniques.md`.
 ///
 /// Before the solve, a presearch ([`Limits::presearch`], [`PRESEARCH_DEPTH`]
 /// plies with the midgame evaluation) leaves best moves in the table for the
@@ -64,11 +63,9 @@ pub fn solve_limits(pos: &Othello) -> Limits {
     }
 }
 
-/// The solver's presearch depth. Single-threaded nodes (2026-11-27): FFO
-/// #45-#48 2,099M without, 1,899M, 1,864M, 1,824M and 1,815M at 6, 7, 8
-/// and 9 plies (#46 351M -> 206M, #48 677M -> 564M at 8); #40-#44 347.6M
-/// without, 337.2M, 332.0M, 316.0M, 354.4M and 343.7M at 6 to 10 plies
-/// (#44 alone moving between 63M and 105M). A presearch costs 10-50K nodes.
+/// The solver's presearch depth, in plies: the depths tried are measured in
+/// `docs/lab/2026-11-28-solver-techniques.md`. A presearch costs 10-50K
+/// nodes.
 pub const PRESEARCH_DEPTH: i32 = 8;
 
 /// [`solve_limits`] in exact mode, the oracle the solver is tested against:

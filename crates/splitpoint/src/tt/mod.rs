@@ -30,9 +30,8 @@
 //! system hands out fresh zero pages on first use, so creating a 4 GiB table
 //! writes nothing. [`TranspositionTable::clear`] trades a large table's block
 //! for a fresh one the same way. On Linux the block asks for transparent huge
-//! pages (`advise_huge_pages`): Othello's FFO #40-#41, 64 MiB and 1 GiB
-//! tables, 10 alternating solves each, took 0.93 and 0.91 x the time (paired
-//! medians, 2026-11-27), a page being then 2 MiB of the table, not 4 KiB.
+//! pages (`advise_huge_pages`), a page being then 2 MiB of the table, not
+//! 4 KiB (measured in `docs/lab/2026-11-27-huge-pages.md`).
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::fmt;
@@ -142,7 +141,7 @@ impl std::error::Error for TableAllocError {}
 
 /// The buckets: one zeroed block from the global allocator, owned like a
 /// `Box<[Bucket]>` and read through `Deref<Target = [Bucket]>`, so probes and
-/// stores index a plain slice as before.
+/// stores index a plain slice.
 ///
 /// Why not `Box<[Bucket]>` or `alloc_zeroed` of a `[Bucket]` layout: on Unix
 /// the standard allocator serves an alignment above 16 bytes with
@@ -419,10 +418,9 @@ impl TranspositionTable {
     /// Not by trading the block for a fresh lazily zeroed one, even for a
     /// large table: the next search would then fault every page in again,
     /// inside its own time and, with several threads, all of them contending
-    /// for the process's page tables. Measured on the chess suite with
-    /// `--hash 256` (a clear before every position): serial 7.9 s against
-    /// 4.4 s with 16 MiB, and DTS at two threads 14 s, slower than serial.
-    /// Writing zeros costs tens of milliseconds per 100 MiB.
+    /// for the process's page tables (measured in
+    /// `docs/lab/2026-11-25-table-clear-in-place.md`). Writing zeros costs
+    /// tens of milliseconds per 100 MiB.
     pub fn clear(&mut self) {
         self.zero_in_place();
     }
