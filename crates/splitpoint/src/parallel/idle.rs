@@ -82,8 +82,8 @@ pub(crate) const OWNER: Policy = Policy {
 /// yield hands the core to another process for a whole time slice. It
 /// spins a while first: a turn of its loop, which looks for work, takes a
 /// fraction of a microsecond, and most idle spells end within tens of
-/// microseconds of the work's publication (the measurements behind the
-/// spin count are in `docs/lab/`).
+/// microseconds of the work's publication (measured:
+/// `docs/lab/2026-11-27-dropped-longer-idle-spin.md`).
 pub(crate) const DTS_IDLE: Policy = Policy {
     spins: 1024,
     yield_for: Duration::ZERO,
@@ -94,7 +94,8 @@ pub(crate) const DTS_IDLE: Policy = Policy {
 /// within a few nodes, unless the thread asked is off its core, so spin
 /// long, then park until the answer unparks it (the nap only bounds a
 /// wake-up gone astray; an unsignalled nap of tens of microseconds often
-/// lasts ten times that on a loaded virtual machine).
+/// lasts ten times that on a loaded virtual machine:
+/// `docs/lab/2026-11-28-chess-idle-answer-unparks.md`).
 pub(crate) const DTS_ANSWER: Policy = Policy {
     spins: 1024,
     yield_for: Duration::ZERO,

@@ -126,7 +126,8 @@ impl<G: Game> SharedNode<G> {
         // Ties go to the first move to finish here (no
         // `SharedResult::with_serial_ties`, as a task reports without its
         // fail-low flag): on chess at two threads the rule cost YBW and
-        // workloads-shared time, where it gained DTS time (docs/lab/).
+        // workloads-shared time, where it gained DTS time
+        // (`docs/lab/2026-11-26-ties-to-earlier-move.md`).
         self.result = SharedResult::new(node.alpha, node.beta, node.best);
     }
 

@@ -2,7 +2,7 @@
 //! and the publish/subscribe workload schemes.
 //!
 //! A node whose eldest brother is searched offers its young brothers
-//! ([`NodeHook::try_split`]); if the algorithm's [`Scheme`] allows, its thread
+//! ([`NodeHook::try_split`](crate::search::hook::NodeHook::try_split)); if the algorithm's [`Scheme`] allows, its thread
 //! *publishes* them in a free slot of the pool and becomes the slot's owner.
 //! Idle threads find open slots by scanning (the shallowest first), *attach*,
 //! and take moves one at a time, searching each with the window the node has
@@ -13,102 +13,16 @@
 //! releases the slot. What the algorithms differ in is their [`Scheme`]:
 //! when a node may split, where its slot comes from, who may attach.
 //!
-//! # Ids, chains and cutoffs
+//! A score ≥ beta gives the slot a new id (every publication has one of its
+//! own), and a thread drops out at its next node once an id on its chain —
+//! its `current`, then each slot's `parent` — has changed. [`SplitPool::work`]
+//! returns only with the slot closed, so nobody attaches to a slot its owner
+//! is about to release and the `parent` links form a tree.
 //!
-//! Every publication of a slot has an id, `counter << 16 | slot`, the counter
-//! global and bumped on every publish, cutoff, cancel and release: an id names
-//! one publication of one slot, in one state, for the whole search. Each
-//! thread records the innermost publication it works under (`current`, the
-//! id it attached to or published), and each slot the publication its owner
-//! worked under when it published (`parent`): a chain of ids up to the root.
-//! A score ≥ beta gives the slot a new id (and leaves it no move to take); at
-//! every node ([`NodeHook::aborted`]) a thread walks its chain comparing each
-//! recorded id with its slot's current one, and any difference — a cutoff at
-//! that slot or above — makes it drop out (its partial result is void:
-//! `Worker::stopped`). A result reported under a changed id is not merged.
-//!
-//! # Who may change what
-//!
-//! | field | written by | how | read by |
-//! | --- | --- | --- | --- |
-//! | `claimed` | a publisher claiming a free slot (CAS `false → true`, `Acquire`); the same owner releasing it (`Release`) | — | publishers looking for a free slot |
-//! | the node: position, depth, ply, node type, beta (`data`) | the owner, while publishing | slot mutex | threads attached, under the mutex |
-//! | moves, keys, `next`, alpha, best, best move, PV (`data`) | any thread attached (take, report), the owner (publish, cancel) | slot mutex | the same, under the mutex |
-//! | `id` | the owner (publish, cancel, release); the reporter of a cutoff | only under the slot mutex | chain walks at every node (`Relaxed`, a hint); exact under the mutex |
-//! | `open` (an untaken move left, id unchanged) | the owner, takers (last move), a cutoff, a cancel, a stopped thread | only under the slot mutex | scanners (`Acquire`, a hint), exact under the mutex |
-//! | `parent`, `ply`, `owner` | the owner, before `open` | under the slot mutex | chain walks, scanners, leavers |
-//! | `subscribers` (threads attached besides the owner) | attach (`+1`), leave (`-1`, `SeqCst`) | only under the slot mutex | scanners (hint), the waiting owner (`SeqCst`) |
-//! | `current[t]` | thread `t` only | — | thread `t` only |
-//!
-//! # Memory ordering
-//!
-//! Every decision that matters is taken under a slot's mutex, which orders
-//! everything written there: whether a result is merged (the id compared
-//! under the mutex), whether a move is taken, whether an attach succeeds
-//! (`open` and `subscribers` re-read under it). The lock-free reads are
-//! hints: `open`, `subscribers` and `ply` choose where to try attaching; a
-//! late read of `id` in a chain walk only costs a few wasted nodes. A chain
-//! walk may follow `parent` without the mutex because every slot on a
-//! thread's chain stays published until that thread has left it (below), so
-//! its `parent` cannot change under the walk; and the thread learnt each link
-//! under that link's (or a descendant's) mutex. A leaver's results are
-//! written under the mutex before its `subscribers -= 1`; the owner sees 0
-//! and then locks, so it sees every result.
-//!
-//! # Closed before the owner waits; a slot outlives everyone under it
-//!
-//! [`SplitPool::work`] returns only with the slot closed: when its moves run
-//! out, at a cutoff, at a cancel, and when the thread stops (a global stop, or
-//! a cutoff above). The owner calls it before it waits, so from then on nobody
-//! can attach (attaching checks `open` under the mutex), and once
-//! `subscribers` reaches 0 the slot is the owner's alone. An owner releases
-//! its slot only then, and a thread leaves (under the mutex) only when it
-//! returns from the slot for good; an owner is itself inside a move of the
-//! slot it worked under until it returns from its own. So along any thread's
-//! chain every link is published, with its id or a later one of the same
-//! publication, for as long as the thread is under it, and the `parent` links
-//! form a tree. (Were a thread let attach to a released slot, the owner's
-//! next publication there could take a parent below the stale thread and the
-//! links a cycle, which every chain walk would then follow for ever.)
-//!
-//! # Why the result is exact
-//!
-//! Each move is searched by `Worker::search_child` with window `(a, beta)`,
-//! `a` the node's alpha when the move was taken (never below the node's alpha
-//! at publication, never above its final alpha). Fail-soft alpha-beta then
-//! returns `v` with: `v ≤ a` ⇒ true value ≤ `v`; `a < v < beta` ⇒ `v` is the
-//! true value; `v ≥ beta` ⇒ true value ≥ `v`. Results are merged
-//! (`SharedResult::merge`, the serial loop's rule) only while the id is the
-//! one the move was taken under. A result that raises alpha is above the
-//! alpha it was searched with, hence exact (or ≥ beta: a valid lower bound);
-//! every other move's true value is at most its score, at most the alpha at
-//! its report, at most the final alpha. So the final best is the serial
-//! loop's answer for the window — the same case analysis as the serial PVS
-//! loop, whose moves are searched in another order with alphas never higher
-//! than serial's. A move abandoned by a stop or a cutoff above leaves the
-//! owner stopped too (the cause is on its chain, and ids never come back), so
-//! the incomplete result is void.
-//!
-//! # Why nothing deadlocks
-//!
-//! Only owners wait, and only for the threads attached to their own slot,
-//! which search strictly below it. A thread never waits for the owner: it
-//! takes, searches, reports and leaves. While waiting, an owner helps only at
-//! slots below its own (checked under the candidate's mutex by walking its
-//! `parent` ids), so waits nest like the tree and the deepest waiter's
-//! helpers make progress. At most one slot mutex is held at a time, never
-//! across a search; a sleep's mutex may be taken while a slot mutex is held,
-//! never the other way round. A global stop is seen at every node; a cut or
-//! cancelled slot's threads see the new id at their next node.
-//!
-//! # Sleeping and waking
-//!
-//! Every wait is `idle.rs`'s `Backoff`, so a waiter yields and then sleeps
-//! and the thread it waits for gets the core (more threads than cores is
-//! allowed). Wake-ups are targeted: a publication wakes as many idle helpers
-//! as it has room for ([`Attach::room`]) and the owners waiting above it on
-//! its chain, who may help below; the last thread to leave a slot wakes its
-//! owner. Each owner sleeps on its own thread's [`IdleSleep`].
+//! The protocol — who writes what under which lock, the memory orderings,
+//! why a slot outlives everyone under it, why the result is exact, why
+//! nothing deadlocks, how sleepers are woken — is written down in this
+//! module's section of the parallel `README.md`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard};
