@@ -70,7 +70,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             // asked again at the new alpha, as the serial loop would. Only
             // outside exact mode: there the table's bounds give most of the
             // dropped subtree back at once, while in exact mode (the table
-            // orders moves only) it would all be searched again.
+            // orders moves only) it would all be searched again
+            // (`docs/lab/2026-11-26-dts-overtaken.md`).
             if !ctx.exact && self.stack.base_sp != NO_SPLIT_POINT {
                 let sp = &dts.split_points[self.stack.base_sp];
                 let f = &self.stack.frames[self.stack.base];
@@ -219,7 +220,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let ply = self.stack.top + 1;
         // Offer the top frame too while its move is searched: a node whose
         // children get no frame enters none below it, and would never be
-        // offered.
+        // offered (`docs/lab/2026-11-26-dts-offering-and-asking.md`).
         if asked && let Some(dts) = self.dts {
             self.serve(dts, ply);
         }
