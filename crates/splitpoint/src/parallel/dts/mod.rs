@@ -223,7 +223,7 @@ mod tests;
 // What `node.rs`, `share.rs` and `requests.rs` take with `use super::*`.
 use frame::{Frame, Stack, Stage};
 use policy::{
-    AtSplit, InFlight, PUBLISH_INTERVAL, Place, Step, cut_waits, join_merit, next_step,
+    AtSplit, InFlight, PUBLISH_INTERVAL, Place, Step, cut_waits, join_merit, next_step, overtaken,
     prover_first, waits_for_elder,
 };
 use pool::{Candidate, Dts, DtsSplitData, PENDING, PUBLISH, REFUSED, REQUEST, Request};

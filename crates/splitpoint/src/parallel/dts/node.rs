@@ -78,9 +78,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 let alpha = sp.alpha.load(Relaxed);
                 // Alpha as the move sees it (see `SharedResult::alpha_for`),
                 // the index read only when the plain alpha says overtaken.
-                if f.search.overtaken(alpha)
-                    && f.search
-                        .overtaken(alpha - Score::from(sp.alpha_index.load(Relaxed) > f.index))
+                let proved = f.search.proved();
+                if overtaken(proved, alpha)
+                    && overtaken(
+                        proved,
+                        alpha - Score::from(sp.alpha_index.load(Relaxed) > f.index),
+                    )
                     && let Some(flow) = self.ask_again(dts)
                 {
                     return flow;

@@ -201,6 +201,17 @@ pub(super) fn prover_first(exact: bool, depth: i32) -> bool {
     !exact && depth >= PROVER_FIRST_DEPTH
 }
 
+/// Whether a move's full-window search under way has been overtaken: other
+/// threads have raised the split point's alpha to what its null window
+/// proved (`proved`: `MoveSearch::proved`), so it can no longer raise alpha
+/// that far, and the serial loop would ask it again in a null window at
+/// that alpha (`MoveSearch::ask_again`). Acted on outside exact mode only
+/// (`Searcher::enter`). See `docs/lab/2026-11-26-dts-overtaken.md`.
+#[inline]
+pub(super) fn overtaken(proved: Option<Score>, alpha: Score) -> bool {
+    proved.is_some_and(|proved| proved <= alpha)
+}
+
 /// A move taken at a split point and not reported yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct InFlight<M> {

@@ -210,7 +210,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     }
 
     /// The base split point's alpha may have overtaken its move's
-    /// full-window search ([`MoveSearch::overtaken`]): if it has, drop the
+    /// full-window search ([`policy::overtaken`]): if it has, drop the
     /// private frames above it and ask the move again in a null window at
     /// that alpha; `None` if it has not (the hint was stale).
     pub(super) fn ask_again(&mut self, dts: &Dts<G>) -> Option<Flow> {
@@ -221,7 +221,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             .lock()
             .result
             .alpha_for(mv, f.index);
-        if !f.search.overtaken(alpha) {
+        if !overtaken(f.search.proved(), alpha) {
             return None;
         }
         self.count_move_aborted();

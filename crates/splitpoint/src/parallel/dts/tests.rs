@@ -5,6 +5,7 @@ use super::policy::*;
 use crate::game::{Game, MoveList};
 use crate::node::NodeType;
 use crate::score::Score;
+use crate::search::rules::MoveSearch;
 use crate::test_games::Nim;
 
 /// Moves are their own indices, taken when nothing was reported yet.
@@ -370,5 +371,26 @@ fn a_thread_steps_away_beside_a_move_that_outlasted_others_at_a_null_window_cut_
         }),
         Step::Next,
         "the move in flight is this thread's own"
+    );
+}
+
+#[test]
+fn a_full_window_search_is_overtaken_once_alpha_reaches_what_its_null_window_proved() {
+    // The third move failed high at 0 with 7: its full window is under way.
+    let mut plan = MoveSearch::new(2, 0);
+    plan.first(0, 100, 5, NodeType::Pv);
+    plan.next(7, 0, 100, 5, NodeType::Pv);
+    assert!(
+        !overtaken(plan.proved(), 6),
+        "it may still raise alpha to 7"
+    );
+    assert!(overtaken(plan.proved(), 7) && overtaken(plan.proved(), 12));
+    plan.ask_again(12, 5, NodeType::Pv);
+    assert!(!overtaken(plan.proved(), 100), "a null-window search again");
+    let mut first = MoveSearch::new(0, 0);
+    first.first(0, 100, 5, NodeType::Pv);
+    assert!(
+        !overtaken(first.proved(), 50),
+        "the eldest's full window proves nothing"
     );
 }
