@@ -4,10 +4,11 @@
 //!
 //! [`Searcher`] is [`Worker::pvs`] / `search_moves` / [`Worker::search_root`]
 //! rewritten with an explicit stack: one [`Frame`] per ply in a per-thread
-//! [`Stack`] (capacity [`MAX_PLY`], reserved once per search), each holding the
-//! node's position, window, depth, node types, move list and ordering keys,
-//! next-move index, best score and move, table key and a [`Stage`] (enter /
-//! next move / awaiting the child's result / complete). It takes exactly the
+//! [`Stack`] (capacity [`MAX_PLY`](crate::game::MAX_PLY), reserved once per
+//! search), each holding the node's position, window, depth, node types,
+//! move list and ordering keys, next-move index, best score and move, table
+//! key and a [`Stage`] (enter / next move / awaiting the child's result /
+//! complete). It takes exactly the
 //! recursive search's steps in the same order (stop poll, node count,
 //! outcome, leaf solver, table probe and cutoff rule, `order_keys` +
 //! `pick_best`, the PVS null window and re-search rule, `update_pv`,

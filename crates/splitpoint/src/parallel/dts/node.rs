@@ -1,4 +1,4 @@
-//! The node machine: [`Searcher`](super::Searcher) takes the recursive
+//! The node machine: [`Searcher`] takes the recursive
 //! search's steps (`Worker::pvs`, `search_moves`) one at a time over its
 //! explicit stack, calling the same node rules (`search::rules`), so that a
 //! node's state is data any thread can take over.
