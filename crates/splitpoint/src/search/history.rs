@@ -8,15 +8,15 @@
 //! - **Why share.** A thread helping at a split point searches a subtree
 //!   whose refutations another thread learnt. With only its own table it
 //!   orders that subtree worse than serial search would, and searches more
-//!   of it: chess under DTS at two threads took 1.059 × serial's nodes, and
-//!   1.042 once the deep cutoffs were shared (means of 30 runs each).
+//!   of it.
 //! - **Why not share everything.** Most cutoffs are near the leaves. Every
 //!   write to the shared table takes its cache line away from the other
-//!   cores, which read it at every node they order. Sharing only cutoffs
-//!   from 3 plies up kept the node gain of sharing them all; sharing from 5
-//!   plies up lost it (1.064).
-//! - **One thread.** The sum is the single table of before but where
-//!   both tables saturate; every suite's serial node count is unchanged.
+//!   cores, which read it at every node they order; cutoffs from
+//!   [`SHARED_DEPTH`] plies up give the node gain of sharing them all.
+//! - **One thread.** The sum is what a single table would hold, but where
+//!   both tables saturate.
+//!
+//! See `docs/lab/2026-11-26-shared-history.md`.
 //!
 //! The shared table is written with relaxed loads and stores, not
 //! read-modify-writes: an update lost to a race costs a little ordering

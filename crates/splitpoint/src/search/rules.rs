@@ -319,18 +319,11 @@ impl MoveSearch {
         self.proved
     }
 
-    /// Whether the full-window search under way has been overtaken: other
-    /// threads have raised the node's alpha to what the null window proved,
-    /// so the move can no longer raise it that far and the serial loop would
-    /// ask it again in a null window at that alpha (as `next` does when
-    /// alpha rose before the full-window search began).
-    #[inline]
-    pub(crate) fn overtaken(&self, alpha: Score) -> bool {
-        self.proved.is_some_and(|proved| proved <= alpha)
-    }
-
-    /// After [`MoveSearch::overtaken`]: the move asked again in a null
-    /// window at `alpha`, at full depth.
+    /// The move asked again in a null window at `alpha`, at full depth:
+    /// what follows once alpha has risen to what the last null window
+    /// proved, before the full-window search began ([`MoveSearch::next`])
+    /// or while it is under way (at a shared node, where other moves raise
+    /// alpha meanwhile); the full-window search, if any, is dropped.
     #[inline]
     pub(crate) fn ask_again(
         &mut self,
@@ -377,7 +370,7 @@ impl MoveSearch {
         }
         if score <= alpha {
             // Alpha rose past what the null window proved: ask again there.
-            return Some(self.null_window(alpha, depth - 1, node_type.child(self.index)));
+            return Some(self.ask_again(alpha, depth, node_type));
         }
         if score < beta {
             // The null window failed high inside the window: the full one.
@@ -512,28 +505,28 @@ mod tests {
     }
 
     #[test]
-    fn a_full_window_search_overtaken_by_alpha_is_asked_again_in_a_null_window() {
+    fn a_full_window_search_asked_again_becomes_a_null_window_search() {
         // Failed high at 0 with 7: the full window from 0 is under way.
         let mut plan = MoveSearch::new(2, 0);
         plan.first(0, 100, 5, NodeType::Pv);
         plan.next(7, 0, 100, 5, NodeType::Pv);
-        assert!(!plan.overtaken(6), "it may still raise alpha to 7");
-        assert!(plan.overtaken(7) && plan.overtaken(12));
+        assert_eq!(plan.proved(), Some(7));
+        assert!(!plan.failed_low(0), "a full-window score");
         assert_eq!(
             plan.ask_again(12, 5, NodeType::Pv),
             window(-13, -12, 4, NodeType::Cut)
         );
         assert_eq!(plan.proved(), None);
         assert!(plan.failed_low(12), "a null-window score again");
-        assert!(!plan.overtaken(100));
         // Beating 12 too: the full window from there.
         assert_eq!(
             plan.next(20, 12, 100, 5, NodeType::Pv),
             Some(window(-100, -12, 4, NodeType::Pv))
         );
-        // The first move's full window proves nothing: never overtaken.
+        // The first move's full window proves nothing.
         let mut first = MoveSearch::new(0, 0);
         first.first(0, 100, 5, NodeType::Pv);
-        assert!(!first.overtaken(50));
+        first.next(50, 0, 100, 5, NodeType::Pv);
+        assert_eq!(first.proved(), None);
     }
 }

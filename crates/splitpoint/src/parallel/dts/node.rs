@@ -1,4 +1,4 @@
-//! The node machine: [`Searcher`](super::Searcher) takes the recursive
+//! The node machine: [`Searcher`] takes the recursive
 //! search's steps (`Worker::pvs`, `search_moves`) one at a time over its
 //! explicit stack, calling the same node rules (`search::rules`), so that a
 //! node's state is data any thread can take over.
@@ -70,17 +70,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             // asked again at the new alpha, as the serial loop would. Only
             // outside exact mode: there the table's bounds give most of the
             // dropped subtree back at once, while in exact mode (the table
-            // orders moves only) it was all searched again: Othello's
-            // midgame suite took 2% more nodes, chess 3% fewer.
+            // orders moves only) it would all be searched again
+            // (`docs/lab/2026-11-26-dts-overtaken.md`).
             if !ctx.exact && self.stack.base_sp != NO_SPLIT_POINT {
                 let sp = &dts.split_points[self.stack.base_sp];
                 let f = &self.stack.frames[self.stack.base];
                 let alpha = sp.alpha.load(Relaxed);
                 // Alpha as the move sees it (see `SharedResult::alpha_for`),
                 // the index read only when the plain alpha says overtaken.
-                if f.search.overtaken(alpha)
-                    && f.search
-                        .overtaken(alpha - Score::from(sp.alpha_index.load(Relaxed) > f.index))
+                let proved = f.search.proved();
+                if overtaken(proved, alpha)
+                    && overtaken(
+                        proved,
+                        alpha - Score::from(sp.alpha_index.load(Relaxed) > f.index),
+                    )
                     && let Some(flow) = self.ask_again(dts)
                 {
                     return flow;
@@ -220,7 +223,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let ply = self.stack.top + 1;
         // Offer the top frame too while its move is searched: a node whose
         // children get no frame enters none below it, and would never be
-        // offered.
+        // offered (`docs/lab/2026-11-26-dts-offering-and-asking.md`).
         if asked && let Some(dts) = self.dts {
             self.serve(dts, ply);
         }
@@ -250,38 +253,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.child_returned(-score)
     }
 
-    /// Where `child`, `depth` plies from the horizon, is searched. Only a
-    /// node that may be split gets a frame, and, outside exact mode, one
-    /// below [`DTS_EAGER_FRAME_DEPTH`] only while an idle thread is asking
-    /// this one for work (`asked`); otherwise it is searched recursively,
-    /// serving requests from inside. Near the horizon frames are the most
-    /// numerous and take the most moves through the machine, and the frames
-    /// above them are candidates enough until someone asks; but a node a
-    /// ply from the horizon may still hold a long quiescence search, so
-    /// one that is asked gets a frame down to depth 1. Chess at one thread,
-    /// under cachegrind: 1.8% more estimated cycles than serial's with
-    /// those frames, 0.3% without; at two threads the idle share rose from
-    /// 1.9% to 2.9% of thread time while an answer waited for the whole
-    /// child, and is 2.4% since it comes from inside ([`ServeFromBelow`]).
-    /// In exact mode frames start a ply higher, where they already cost
-    /// single-threaded DTS nothing measurable: there the rule only added
-    /// idle time. The plain iterative search (no DTS) keeps every
-    /// splittable frame, so the machine is tested at every depth.
+    /// Where `child`, `depth` plies from the horizon, is searched
+    /// ([`policy::place`]); `asked`: an idle thread is asking for work.
     #[inline]
     fn place(&self, child: &G, depth: i32, asked: bool) -> Place {
-        let exact = self.ctx.exact;
-        let least = dts_min_split_depth(exact);
-        if depth < least || !self.ctx.eval.splits_pay(child, depth) {
-            Place::Recursive
-        } else if depth >= DTS_EAGER_FRAME_DEPTH || exact || asked || self.dts.is_none() {
-            Place::Frame
-        } else if depth > 1 {
-            Place::Serving
-        } else {
-            // Its children are quiescence searches (but for a check
-            // extension), which serve nobody.
-            Place::Recursive
-        }
+        let iterative_only = self.dts.is_none();
+        policy::place(depth, self.ctx.exact, asked, iterative_only, || {
+            self.ctx.eval.splits_pay(child, depth)
+        })
     }
 
     /// A child's score (from the top frame's view): the PVS re-search rule,
@@ -374,121 +353,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         );
         Flow::Return(f.best)
     }
-
-    /// Sets up the root frame as `Worker::search_root` does.
-    pub(super) fn start_root(
-        &mut self,
-        root: &G,
-        root_moves: &[RootMove<G::Move>],
-        alpha: Score,
-        beta: Score,
-        depth: i32,
-    ) {
-        self.worker.set_pv_line(0, &[]);
-        self.worker.stats.nodes += 1;
-        let serial = self.stack.next_serial();
-        self.stack.ensure(1, root);
-        let f = &mut self.stack.frames[0];
-        f.pos = root.clone();
-        f.alpha = alpha;
-        f.beta = beta;
-        f.orig_alpha = alpha;
-        f.depth = depth;
-        f.ply = 0;
-        f.node_type = NodeType::Pv;
-        f.entry_type = NodeType::Pv;
-        f.root = true;
-        f.moves.clear();
-        f.moves.extend(root_moves.iter().map(|r| r.mv));
-        // Keys that keep the given order.
-        f.keys.clear();
-        f.keys.extend((0..root_moves.len()).map(|i| -(i as i64)));
-        f.next = 0;
-        f.best = -INFINITY;
-        f.best_move = None;
-        f.stage = Stage::NextMove;
-        f.serial = serial;
-        self.stack.base = 0;
-        self.stack.base_sp = NO_SPLIT_POINT;
-        self.stack.top = 0;
-    }
-
-    /// [`Self::run`], published as busy for the time.
-    pub(super) fn run_busy(&mut self) -> Exit {
-        let Some(dts) = self.dts else {
-            return self.run();
-        };
-        dts.set_busy(self.ctx.thread, true);
-        let exit = self.run();
-        dts.set_busy(self.ctx.thread, false);
-        exit
-    }
-}
-
-impl<G: Game, E: Evaluator<G>> RootSearch<G> for Searcher<'_, '_, G, E> {
-    /// `Worker::search_root` on the explicit stack (and, with DTS, on all
-    /// threads).
-    fn search_root(&mut self, root: &G, moves: &mut RootMoves<G>, w: RootWindow) -> Option<Score> {
-        let root_moves = moves;
-        let RootWindow { alpha, beta, depth } = w;
-        if let Some(dts) = self.dts {
-            *lock(&dts.root_result) = None;
-            dts.root_done.store(false, Relaxed);
-        }
-        self.start_root(root, root_moves, alpha, beta, depth);
-        let exit = self.run_busy();
-        let (best, best_move, stopped) = match exit {
-            Exit::RootDone => (
-                self.stack.frames[0].best,
-                self.stack.frames[0].best_move,
-                false,
-            ),
-            Exit::Stopped if self.stack.base == 0 && self.stack.base_sp == NO_SPLIT_POINT => {
-                // Still ours: keep what the recursive search would keep.
-                (
-                    self.stack.frames[0].best,
-                    self.stack.frames[0].best_move,
-                    true,
-                )
-            }
-            Exit::Stopped => (-INFINITY, None, true),
-            Exit::Idle => {
-                let dts = self.dts.expect("only split points make a thread idle");
-                self.idle(dts, true);
-                let posted = lock(&dts.root_result).take();
-                match posted {
-                    Some(r) if dts.root_done.load(Acquire) => {
-                        self.worker.set_pv_line(0, &r.pv);
-                        (r.best, r.best_move, false)
-                    }
-                    _ => (-INFINITY, None, true),
-                }
-            }
-        };
-        let moved = best_move.is_some_and(|mv| move_to_front(root_moves, mv, best));
-        if !moved && !stopped {
-            root_moves[0].score = best;
-        }
-        (!stopped).then_some(best)
-    }
-
-    fn worker(&mut self) -> &mut Worker<G> {
-        self.worker
-    }
-}
-
-/// Where a child is searched (`Searcher::place`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// On the stack, in a frame of its own.
-    Frame,
-    /// By the recursive search, serving requests for work from inside: a
-    /// child that may be split, given no frame as nobody was asking.
-    Serving,
-    /// By the recursive search alone: a child too shallow to split, or a
-    /// splittable one nobody asked for whose children are quiescence
-    /// searches.
-    Recursive,
 }
 
 /// Serves requests for work from inside the recursive search of a child
@@ -497,12 +361,10 @@ enum Place {
 /// (`..in_flight`) lie above the child and do not change while it is
 /// searched, so splitting one there is what splitting it just before the
 /// child was: the split point counts the child's move as in flight, and
-/// the child's score, once back, goes to it. Chess at two threads, 20
-/// interleaved rounds of `bench --algos dts --threads 1,2 --runs 3` against
-/// the build before: idle 3.0-3.2% -> 2.3-2.5% of thread time in each of
-/// five batches, the speedup within the noise (batch medians -5% to +4%).
-/// For the shallower children, and in exact mode (idle 0.4%), the calls
-/// cost more than the waits: draughts and Othello lost 1-3% with them.
+/// the child's score, once back, goes to it. Only below
+/// [`policy::EAGER_FRAME_DEPTH`] and outside exact mode (`policy::place`):
+/// for shallower children, and in exact mode, the calls cost more than the
+/// waits. See `docs/lab/2026-11-28-dts-serve-from-below.md`.
 struct ServeFromBelow<'a, 'c, G: Game, E: Evaluator<G>> {
     stack: RefCell<&'a mut Stack<G>>,
     dts: &'a Dts<G>,

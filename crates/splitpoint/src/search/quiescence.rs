@@ -1,0 +1,88 @@
+//! Quiescence search: past the horizon, only noisy moves, until the
+//! position is quiet.
+
+use crate::game::{Evaluator, Game, MAX_PLY, PerMove};
+use crate::score::{INFINITY, Score};
+use crate::tt::NO_MOVE;
+
+use super::rules::pick_best;
+use super::{SearchContext, Worker};
+
+impl<G: Game> Worker<G> {
+    /// Quiescence: the static score, or better if a noisy move improves on it.
+    /// Exactly `max(evaluate, max over noisy moves of -quiescence(child))`,
+    /// searched with alpha-beta (stand-pat cutoffs are ordinary beta cutoffs);
+    /// in check, the best noisy move alone (the static score only if there
+    /// is none).
+    pub fn quiescence<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.pv[ply].clear();
+        if self.poll_stop(ctx) {
+            return 0;
+        }
+        self.stats.nodes += 1;
+        self.stats.qnodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u64);
+        if let Some(outcome) = pos.outcome() {
+            return ctx.eval.terminal_score(pos, outcome, ply);
+        }
+        let in_check = ctx.eval.in_check(pos);
+        if in_check && ply < MAX_PLY - 1 {
+            let mut moves = G::Moves::default();
+            ctx.eval.noisy_moves(pos, &mut moves);
+            if !moves.is_empty() {
+                return self.quiescence_moves(ctx, pos, moves, -INFINITY, alpha, beta, ply);
+            }
+        }
+        let best = ctx.eval.evaluate(pos);
+        if best >= beta || ply >= MAX_PLY - 1 || in_check {
+            return best;
+        }
+        alpha = alpha.max(best);
+        let mut moves = G::Moves::default();
+        ctx.eval.noisy_moves(pos, &mut moves);
+        if moves.is_empty() {
+            return best;
+        }
+        self.quiescence_moves(ctx, pos, moves, best, alpha, beta, ply)
+    }
+
+    /// Quiescence's move loop: the best of `best` and the noisy `moves`.
+    #[allow(clippy::too_many_arguments)]
+    fn quiescence_moves<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        mut moves: G::Moves,
+        mut best: Score,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        let mut keys = PerMove::<G, i64>::default();
+        self.order_keys(ctx, pos, &moves, NO_MOVE, ply, &mut keys);
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut keys, i);
+            let score = -self.quiescence(ctx, &pos.play(moves[i]), -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
