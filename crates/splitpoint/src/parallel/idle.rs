@@ -13,8 +13,8 @@
 //! and looks for work on its own.
 //!
 //! The split-point pool has one `IdleSleep` for idle helpers and one per
-//! thread for an owner waiting for the threads at its slot; DTS has one for
-//! its idle threads.
+//! thread for an owner waiting for the threads at its slot; DTS has one per
+//! thread, so that a request reaches the one thread it is for.
 
 use std::time::{Duration, Instant};
 
@@ -178,12 +178,15 @@ impl IdleSleep {
         self.sleepers.fetch_sub(1, SeqCst);
     }
 
-    /// Wakes every sleeper, if there is one: call after making work visible.
-    pub(crate) fn wake(&self) {
+    /// Wakes every sleeper, if there is one: call after making work
+    /// visible. True if there was one.
+    pub(crate) fn wake(&self) -> bool {
         fence(SeqCst);
-        if self.sleepers.load(SeqCst) > 0 {
+        let any = self.sleepers.load(SeqCst) > 0;
+        if any {
             self.wake_always();
         }
+        any
     }
 
     /// Wakes at most `n` sleepers, if there is one: call after making work

@@ -179,8 +179,9 @@ pub(crate) struct Dts<G: Game> {
     pub(super) root_done: AtomicBool,
     /// The search is over: everyone leaves.
     pub(super) done: AtomicBool,
-    /// Where idle threads sleep.
-    pub(super) sleep: IdleSleep,
+    /// Where each idle thread sleeps (its own, so that a request wakes the
+    /// thread it is for, and a publication only as many as it can use).
+    pub(super) sleeps: Box<[CachePadded<IdleSleep>]>,
 }
 
 impl<G: Game> Dts<G> {
@@ -205,7 +206,9 @@ impl<G: Game> Dts<G> {
             root_result: Mutex::new(None),
             root_done: AtomicBool::new(false),
             done: AtomicBool::new(false),
-            sleep: IdleSleep::default(),
+            sleeps: (0..threads)
+                .map(|_| CachePadded::new(IdleSleep::default()))
+                .collect(),
         }
     }
 
@@ -324,7 +327,7 @@ impl<G: Game> Dts<G> {
         }
         slot.attention.fetch_or(REQUEST, Release);
         // The target may be idle and asleep: it must answer.
-        self.wake_sleepers();
+        self.sleeps[target].wake();
         true
     }
 
@@ -355,7 +358,7 @@ impl<G: Game> Dts<G> {
             pv: pv.iter().copied().collect(),
         });
         self.root_done.store(true, Release);
-        self.wake_sleepers();
+        self.wake_idle(usize::MAX);
     }
 
     /// Whether some busy thread other than `me` has published a candidate.
@@ -366,14 +369,25 @@ impl<G: Game> Dts<G> {
             .any(|(t, slot)| t != me && slot.busy.load(Relaxed) && slot.offering.load(SeqCst))
     }
 
-    pub(super) fn wake_sleepers(&self) {
-        self.sleep.wake();
+    /// Wakes up to `n` sleeping idle threads: call after making work
+    /// visible that `n` threads can use.
+    pub(super) fn wake_idle(&self, mut n: usize) {
+        for sleep in self.sleeps.iter() {
+            if n == 0 {
+                return;
+            }
+            if sleep.wake() {
+                n -= 1;
+            }
+        }
     }
 
     /// Ends the search: idle threads leave.
     pub(super) fn finish(&self) {
         self.done.store(true, SeqCst);
-        self.sleep.wake_always();
+        for sleep in self.sleeps.iter() {
+            sleep.wake_always();
+        }
         // Threads still waiting for an answer see `done` now.
         for waiter in self.threads.iter().filter_map(|slot| slot.waiter.get()) {
             waiter.unpark();

@@ -103,8 +103,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.stack.base_sp = id;
         self.worker.stats.splits += 1;
         self.worker.trace_mark(EventKind::Split, ply, String::new);
-        // Other idle threads may join it at once.
-        dts.wake_sleepers();
+        // Other idle threads may join it at once, one per move left.
+        dts.wake_idle(f.moves.len() - f.next);
         id
     }
 
@@ -133,13 +133,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 merit,
             });
         }
-        let any = !list.is_empty();
-        dts.threads[self.ctx.thread].offering.store(any, SeqCst);
+        let offered = list.len();
+        dts.threads[self.ctx.thread]
+            .offering
+            .store(offered > 0, SeqCst);
         drop(list);
-        if any {
-            dts.wake_sleepers();
-        }
-        any
+        // One idle thread can take each candidate.
+        dts.wake_idle(offered);
+        offered > 0
     }
 
     /// The idle loop: find work, ask for it, do it. Helpers stay until the
@@ -197,7 +198,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 dts.ask_for_candidates(me);
             }
             let root_done = &dts.root_done;
-            backoff.snooze(&dts.sleep, || {
+            backoff.snooze(&dts.sleeps[me], || {
                 dts.done.load(SeqCst)
                     || dts.has_candidates(me)
                     || dts.find_open().is_some()
