@@ -146,46 +146,9 @@
 //!
 //! # Who changes what, orderings, why no deadlock
 //!
-//! - A [`Stack`] is owned by its thread; frames move between threads only by
-//!   copy, through a split point, under its lock.
-//! - [`DtsSplitData`] (the node frame, the ancestor frames, PV, `workers`,
-//!   `aborted`, `closed`) is changed only under the split point's lock.
-//!   `cutoff` and `open` are written under the lock and read without it as
-//!   hints (relaxed): a thread that misses a fresh `cutoff` only searches a
-//!   little longer; every decision that matters (take a move, leave, last or
-//!   not, final or not) re-reads them under the lock. `parent` is written
-//!   before the split point is handed out (under the lock) and read by its
-//!   workers, who reached it through that lock; it cannot change while they
-//!   are counted in `workers`, since the split point is only released when
-//!   `workers` is zero, and enclosing split points cannot finish while a move
-//!   below them is in flight.
-//! - The pool of free split points is a `Mutex<Vec<usize>>`.
-//! - `attention` bits are hints; the request itself travels in the `mailbox`
-//!   mutex (put, then set the bit; clear the bit, then take: no request is
-//!   missed). The answer is an `AtomicUsize` written with `Release` after the
-//!   split point was filled and read with `Acquire`.
-//! - A thread never holds two locks at once: split point, free pool,
-//!   mailbox, candidate list, root slot and sleep locks are each taken and
-//!   released on their own.
-//! - No deadlock: nobody waits while holding a lock; the only waiting is an
-//!   idle thread waiting for an answer, and every thread answers requests at
-//!   every interior node (busy) or every loop turn (idle or waiting itself),
-//!   so waits cannot form a cycle. A split point's last worker never waits:
-//!   it either carries on or goes idle.
-//! - Sleep: idle threads spin a while (`idle::DTS_IDLE`: turns of the idle
-//!   loop, which looks for work at each, since a sleeper pays a wake-up of
-//!   tens of microseconds when work appears), then sleep on a condition
-//!   variable with a timeout (a missed wake-up costs at most that). Before
-//!   sleeping a thread sets the other threads' `PUBLISH` bits, also after a
-//!   refused request (a refusal can empty a list without anyone asking for a
-//!   new one: the thread would then sleep its whole nap), announces itself in `sleepers`
-//!   and re-checks for candidates, open split points and requests addressed
-//!   to it; publishing a non-empty list, opening a split point, posting a
-//!   request, posting the root result and `finish` notify. No `yield_now`:
-//!   on a loaded machine it gives the core away for a whole time slice. A
-//!   helper waiting for an answer spins, then parks; the answer unparks it
-//!   ([`Dts::answer`]), and so does `finish`. The park's timeout (`idle::DTS_ANSWER`) only
-//!   bounds a wake-up that went astray.
+//! Who writes which field under which lock, the memory orderings, the lock
+//! order, why nothing deadlocks and how idle threads sleep and are woken are
+//! written down in the DTS section of the parallel module's `README.md`.
 //!
 //! # Files
 //!
