@@ -3,8 +3,10 @@
 //! last empties (`solver`, below [`SOLVE_EMPTIES`]), and the thresholds at
 //! which the generic search hands over to the solver, probes its children
 //! and shares nodes. The measurements behind the thresholds are in
-//! `docs/lab/2026-11-25-othello-solver-thresholds.md` and
-//! `docs/lab/2026-11-27-othello-solver-ordering.md`.
+//! `docs/lab/2026-11-22-solve-empties.md`,
+//! `docs/lab/2026-11-28-solver-techniques.md`,
+//! `docs/lab/2026-11-26-solver-idle-asks-before-sleep.md` and
+//! `docs/lab/2026-11-28-solver-eval-ordering-pair.md`.
 //!
 //! [`OthelloExact::solve_leaf`] also offers the stability cut-off above
 //! [`SOLVE_EMPTIES`]: a correct fail-low bound whenever the depth reaches the

@@ -16,7 +16,7 @@
 //! - **One thread.** The sum is what a single table would hold, but where
 //!   both tables saturate.
 //!
-//! See `docs/lab/2026-11-26-shared-history.md`.
+//! See `docs/lab/2026-11-26-shared-deep-history.md`.
 //!
 //! The shared table is written with relaxed loads and stores, not
 //! read-modify-writes: an update lost to a race costs a little ordering

@@ -158,7 +158,7 @@
 //! `searcher.rs` the searcher and its root search; `node.rs` the node
 //! machine; `share.rs` working at a split point; `requests.rs` asking for
 //! and answering requests, and the idle loop. The measurements behind the
-//! policy are in `docs/lab/` (`*-dts-*.md`).
+//! policy are in `docs/lab/`, linked from each rule in `policy.rs`.
 
 use arrayvec::ArrayVec;
 

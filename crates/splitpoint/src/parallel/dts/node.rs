@@ -71,7 +71,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             // outside exact mode: there the table's bounds give most of the
             // dropped subtree back at once, while in exact mode (the table
             // orders moves only) it would all be searched again
-            // (`docs/lab/2026-11-26-dts-overtaken.md`).
+            // (`docs/lab/2026-11-26-overtaken-full-window.md`).
             if !ctx.exact && self.stack.base_sp != NO_SPLIT_POINT {
                 let sp = &dts.split_points[self.stack.base_sp];
                 let f = &self.stack.frames[self.stack.base];
@@ -223,7 +223,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let ply = self.stack.top + 1;
         // Offer the top frame too while its move is searched: a node whose
         // children get no frame enters none below it, and would never be
-        // offered (`docs/lab/2026-11-26-dts-offering-and-asking.md`).
+        // offered (`docs/lab/2026-11-26-offer-before-frameless-move.md`).
         if asked && let Some(dts) = self.dts {
             self.serve(dts, ply);
         }
@@ -364,7 +364,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
 /// the child's score, once back, goes to it. Only below
 /// [`policy::EAGER_FRAME_DEPTH`] and outside exact mode (`policy::place`):
 /// for shallower children, and in exact mode, the calls cost more than the
-/// waits. See `docs/lab/2026-11-28-dts-serve-from-below.md`.
+/// waits. See `docs/lab/2026-11-28-serve-from-below.md`.
 struct ServeFromBelow<'a, 'c, G: Game, E: Evaluator<G>> {
     stack: RefCell<&'a mut Stack<G>>,
     dts: &'a Dts<G>,

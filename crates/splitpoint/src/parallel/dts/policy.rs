@@ -13,7 +13,9 @@ use crate::score::Score;
 /// frames already in memory, far cheaper than a YBW split point, so it pays
 /// close to the leaves; exact search's subtrees of a given depth are far
 /// larger than normal mode's, where null moves and reductions shrink them.
-/// See `docs/lab/2026-11-25-dts-min-split-depth.md`.
+/// See `docs/lab/2026-11-25-dts-min-split-depth.md`,
+/// `docs/lab/2026-11-28-dts-own-cost.md` and
+/// `docs/lab/2026-11-28-frames-one-ply-on-request.md`.
 #[inline]
 pub(super) fn min_split_depth(exact: bool) -> i32 {
     if exact { 3 } else { 1 }
@@ -22,7 +24,9 @@ pub(super) fn min_split_depth(exact: bool) -> i32 {
 /// Outside exact mode, the least remaining depth at which a child always
 /// gets a frame; between [`min_split_depth`] and this, only while an idle
 /// thread asks for work ([`place`]). Near the leaves frames are the most
-/// numerous and cost the most. See `docs/lab/2026-11-28-dts-frames-on-demand.md`.
+/// numerous and cost the most. See
+/// `docs/lab/2026-11-28-frames-two-plies-on-request.md` and
+/// `docs/lab/2026-11-28-frames-one-ply-on-request.md`.
 pub(super) const EAGER_FRAME_DEPTH: i32 = 3;
 
 /// Where a child is searched ([`place`]).
@@ -70,7 +74,8 @@ pub(super) fn place(
 /// Root moves a null-window root search (an MTD(f) probe) takes before its
 /// root may be split ([`splittable`]): the root is ordered by each move's
 /// best reply, so a move that fails high is most often among the first.
-/// See `docs/lab/2026-11-27-dts-probe-root-split.md`.
+/// See `docs/lab/2026-11-27-probe-root-not-split.md` and
+/// `docs/lab/2026-11-27-probe-root-split-after-three.md`.
 pub(super) const PROBE_ROOT_SPLIT_AFTER: usize = 3;
 
 /// Whether an idle thread may split a node (not a split point yet) whose
@@ -176,7 +181,9 @@ pub(super) const PUBLISH_INTERVAL: u64 = 32;
 /// the root itself (a null-window root is an MTD(f) probe's) no root move
 /// is wasted: one before the cutting move is searched anyway (the cut waits
 /// for it, [`cut_waits`]), and the bound of one after it is what the last
-/// probe of a walk up needs. See `docs/lab/2026-11-25-dts-step-away.md`.
+/// probe of a walk up needs. See `docs/lab/2026-11-25-solver-stepping-away.md`,
+/// `docs/lab/2026-11-27-probe-root-not-split.md` and
+/// `docs/lab/2026-11-27-probe-root-cuts-in-order.md`.
 pub(super) fn heavy_after(ply: usize) -> u32 {
     match ply {
         0 => u32::MAX,
@@ -187,7 +194,7 @@ pub(super) fn heavy_after(ply: usize) -> u32 {
 
 /// The least remaining depth at which the prover goes first
 /// ([`prover_first`]): a middle of the depths tried, not a measured
-/// optimum. See `docs/lab/2026-11-26-dts-prover-first.md`.
+/// optimum. See `docs/lab/2026-11-26-prover-goes-first.md`.
 pub(super) const PROVER_FIRST_DEPTH: i32 = 6;
 
 /// Whether, at a split point of remaining depth `depth`, a move in its
@@ -206,7 +213,7 @@ pub(super) fn prover_first(exact: bool, depth: i32) -> bool {
 /// proved (`proved`: `MoveSearch::proved`), so it can no longer raise alpha
 /// that far, and the serial loop would ask it again in a null window at
 /// that alpha (`MoveSearch::ask_again`). Acted on outside exact mode only
-/// (`Searcher::enter`). See `docs/lab/2026-11-26-dts-overtaken.md`.
+/// (`Searcher::enter`). See `docs/lab/2026-11-26-overtaken-full-window.md`.
 #[inline]
 pub(super) fn overtaken(proved: Option<Score>, alpha: Score) -> bool {
     proved.is_some_and(|proved| proved <= alpha)
@@ -238,7 +245,7 @@ pub(super) fn waits_for_prover<M: Copy + PartialEq>(
 /// itself `deferred`), and the serial loop would have finished that one
 /// first. If it fails high too it raises alpha past what this move's null
 /// window proved, and a full-window search started now would be dropped
-/// (`Searcher::ask_again`). See `docs/lab/2026-11-27-dts-young-brothers-wait.md`.
+/// (`Searcher::ask_again`). See `docs/lab/2026-11-27-fail-high-waits-for-earlier.md`.
 pub(super) fn waits_for_elder<M>(
     in_flight: &[InFlight<M>],
     deferred: &[(M, usize)],
@@ -261,7 +268,7 @@ pub(super) fn ready_deferred<M>(
 /// `index`-th move waits for the moves before it still `in_flight`: the
 /// serial loop would have searched them, and the probe that fails low at
 /// the end of a walk up needs every root move's bound. Deeper split points
-/// cut at once. See `docs/lab/2026-11-27-dts-probe-root-cut-in-order.md`.
+/// cut at once. See `docs/lab/2026-11-27-probe-root-cuts-in-order.md`.
 pub(super) fn cut_waits<M>(probe_root: bool, in_flight: &[InFlight<M>], index: usize) -> bool {
     probe_root && in_flight.iter().any(|m| m.index < index)
 }

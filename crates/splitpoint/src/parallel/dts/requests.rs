@@ -194,7 +194,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 // Refused, or nothing to choose: ask for fresh lists before
                 // sleeping. A refusal may have emptied the list without a
                 // new request to publish, and then nobody would wake us
-                // before the nap ends (`docs/lab/2026-11-26-dts-offering-and-asking.md`).
+                // before the nap ends
+                // (`docs/lab/2026-11-26-solver-idle-asks-before-sleep.md`).
                 dts.ask_for_candidates(me);
             }
             let root_done = &dts.root_done;
