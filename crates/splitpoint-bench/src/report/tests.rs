@@ -4,7 +4,8 @@
 use splitpoint::Algorithm;
 
 use super::*;
-use crate::runner::Verdict;
+use crate::BenchOptions;
+use crate::runner::{GPU, Verdict};
 use crate::suite::Suite;
 
 fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Measurement {
