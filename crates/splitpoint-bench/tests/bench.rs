@@ -53,7 +53,7 @@ fn tiny_suite_end_to_end() {
     assert!(
         report
             .markdown
-            .contains("| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |")
+            .contains("| Threads | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |")
     );
     assert!(
         report

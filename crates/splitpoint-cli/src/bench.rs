@@ -20,7 +20,7 @@ use crate::{check_hash, stdout};
 ///
 /// Searches a test suite to a fixed depth (or solves it exactly) under every
 /// (algorithm, threads) configuration, as the classic parallel alpha-beta
-/// surveys did, and prints a markdown table per algorithm — CPUS, median time
+/// surveys did, and prints a markdown table per algorithm — threads, median time
 /// over the runs (min–max), speedup over serial (serial's time / time), nodes,
 /// NPS, search overhead, splits, aborted work, idle time — then a summary of
 /// every speedup side by side. Thread counts above the machine's cores are

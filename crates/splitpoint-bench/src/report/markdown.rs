@@ -29,7 +29,7 @@ pub fn si(x: f64) -> String {
     }
 }
 
-/// The thread count, marked `*` when oversubscribed, `!` when loaded and `?`
+/// The thread count (`--threads`), marked `*` when oversubscribed, `!` when loaded and `?`
 /// for a measurement fault.
 fn cpus(r: &Row) -> String {
     format!(
@@ -56,7 +56,7 @@ fn messages_table(s: &mut String, rows: &[Row]) {
     let _ = writeln!(s, "\n### Messages (median run)\n");
     let _ = writeln!(
         s,
-        "| Algorithm | CPUS | Bounds sent | Messages | Bytes | Idle |"
+        "| Algorithm | Threads | Bounds sent | Messages | Bytes | Idle |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
     for r in sending {
@@ -118,6 +118,8 @@ pub fn markdown(
 ) -> String {
     let (suite, runs) = (&options.suite, options.runs);
     let exact = options.exact;
+    // One run has no interval: its min, max and bootstrap are the run itself.
+    let many = runs > 1;
     let mut s = String::new();
     let how = match suite.kind {
         SuiteKind::Solve => "solved exactly".to_string(),
@@ -133,10 +135,14 @@ pub fn markdown(
     let mode = format!("{mode}, {} table", options.table.name());
     let _ = writeln!(
         s,
-        "## Suite `{}` ({} positions, {how}, {mode}), {runs} run{}: median time (min–max)\n",
+        "## Suite `{}` ({} positions, {how}, {mode}), {}\n",
         suite.name,
         suite.positions.len(),
-        if runs == 1 { "" } else { "s" }
+        if many {
+            format!("{runs} runs: median time (min–max)")
+        } else {
+            "1 run".to_string()
+        }
     );
     let mut algorithms: Vec<&str> = Vec::new();
     for r in rows {
@@ -158,7 +164,8 @@ pub fn markdown(
         let _ = writeln!(s, "### {a}\n");
         let _ = writeln!(
             s,
-            "| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS | Overhead | Splits | Aborted | Idle | Wait | Wrong |{best_head}"
+            "| Threads | Time (s) | Speedup over serial{} | Nodes | NPS | Overhead | Splits | Aborted | Idle | Wait | Wrong |{best_head}",
+            if many { " [95% CI]" } else { "" }
         );
         let _ = writeln!(
             s,
@@ -166,16 +173,24 @@ pub fn markdown(
         );
         for r in rows.iter().filter(|r| r.algorithm == *a) {
             let best = r.best_found.map_or(String::new(), |n| format!(" {n} |"));
+            let (time, speedup) = if many {
+                (
+                    format!(
+                        "{:.3} ({:.3}–{:.3})",
+                        r.seconds, r.seconds_min, r.seconds_max
+                    ),
+                    format!(
+                        "{:.2} [{:.2}–{:.2}]",
+                        r.speedup, r.speedup_ci_low, r.speedup_ci_high
+                    ),
+                )
+            } else {
+                (format!("{:.3}", r.seconds), format!("{:.2}", r.speedup))
+            };
             let _ = writeln!(
                 s,
-                "| {} | {:.3} ({:.3}–{:.3}) | {:.2} [{:.2}–{:.2}] | {} | {} | {:+.1}% | {} | {} | {:.1}% | {:.1}% | {} |{best}",
+                "| {} | {time} | {speedup} | {} | {} | {:+.1}% | {} | {} | {:.1}% | {:.1}% | {} |{best}",
                 cpus(r),
-                r.seconds,
-                r.seconds_min,
-                r.seconds_max,
-                r.speedup,
-                r.speedup_ci_low,
-                r.speedup_ci_high,
                 si(r.nodes as f64),
                 si(r.nps),
                 100.0 * r.overhead,
@@ -230,7 +245,11 @@ pub fn markdown(
                     .iter()
                     .find(|c| c.threads == t)
                     .map_or("–".into(), |c| {
-                        format!("{:.2} ({:.2}–{:.2})", c.ratio, c.ratio_min, c.ratio_max)
+                        if many {
+                            format!("{:.2} ({:.2}–{:.2})", c.ratio, c.ratio_min, c.ratio_max)
+                        } else {
+                            format!("{:.2}", c.ratio)
+                        }
                     })
             })
             .collect();
@@ -239,9 +258,21 @@ pub fn markdown(
             s,
             "\n*Machine ceiling*: as many serial searches of the suite at once as \
              threads, each on its own engine (nothing shared), measured in every run; \
-             their summed node rate over serial's in the same run (median, min–max). \
+             their summed node rate over serial's in the same run{}. \
              What the machine gave this workload on that many cores at the time, \
-             whatever the algorithm: a speedup is best read against it."
+             whatever the algorithm: a speedup is best read against it.",
+            if many { " (median, min–max)" } else { "" }
+        );
+    }
+    if with_best > 0 {
+        let _ = writeln!(
+            s,
+            "\n*Best found (of {with_best})*: {with_best} of the suite's {} positions name \
+             best moves (EPD `bm`); the column counts those whose search chose one of \
+             them{}. A search to a fixed depth need not find them: they check the \
+             positions and the evaluation, not the parallel algorithm.",
+            suite.positions.len(),
+            if many { " (median run)" } else { "" }
         );
     }
     messages_table(&mut s, rows);
@@ -303,7 +334,7 @@ pub fn markdown(
         let _ = writeln!(s, "\n### WRONG ANSWERS ({})\n", wrong.len());
         let _ = writeln!(
             s,
-            "| Algorithm | CPUS | Run | Position | Score | Move | Problem |"
+            "| Algorithm | Threads | Run | Position | Score | Move | Problem |"
         );
         let _ = writeln!(s, "|---|---:|---:|---|---:|---|---|");
         for m in wrong {
