@@ -522,8 +522,13 @@ fn write_outputs(dir: &std::path::Path, report: &BenchReport, cores: usize) -> R
     let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
     let path = dir.join("results.json");
     std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    plot::speedup(dir, &report.suite.name, &report.rows, cores)?;
-    plot::overhead(dir, &report.suite.name, &report.rows, cores)?;
+    let context = plot::Context {
+        cores,
+        ceilings: &report.ceilings,
+        load_limit: report.load_limit,
+    };
+    plot::speedup(dir, &report.suite.name, &report.rows, &context)?;
+    plot::overhead(dir, &report.suite.name, &report.rows, &context)?;
     let x_desc = if report.suite.kind == SuiteKind::Solve {
         "Empty squares (solve depth)"
     } else {
