@@ -7,7 +7,6 @@
 //! one is flagged and fails the run.
 #![deny(missing_docs)]
 
-pub mod games;
 pub mod machine;
 pub mod plot;
 pub mod report;
@@ -27,13 +26,13 @@ use splitpoint::cluster::{Channel, WireTransport, greet};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, TableKind, Trace};
 use splitpoint_games::othello::{Othello, OthelloExact, solve_limits};
 
-use games::GameName;
-use games::{GameCommand, NamedGame};
 use machine::Machine;
 use plot::DepthSeries;
 use report::Ceiling;
 use report::Row;
 use runner::{CeilingSample, Config, Job, LoadSample, Measurement, SuiteRun};
+use splitpoint_games::registry::GameName;
+use splitpoint_games::registry::{GameCommand, NamedGame};
 use suite::{Suite, SuiteKind};
 
 /// What to run.

@@ -7,8 +7,8 @@
 //! of the serial search. An algorithm's own 1-thread time would hide what
 //! its machinery costs.
 
-use crate::games::GameName;
 use crate::runner::{CeilingSample, Config, LoadSample, Measurement};
+use splitpoint_games::registry::GameName;
 
 mod markdown;
 

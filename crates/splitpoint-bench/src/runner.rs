@@ -13,9 +13,9 @@ use indicatif::ProgressBar;
 use splitpoint::cluster::{Channel, WireTransport};
 use splitpoint::{Algorithm, Engine, Evaluator, Limits, Score, TableKind, Trace};
 
-use crate::games::NamedGame;
 use crate::machine::load_average;
 use crate::suite::Suite;
+use splitpoint_games::registry::NamedGame;
 
 /// The GPU algorithm's name, wherever algorithms are named.
 pub const GPU: &str = "gpu";

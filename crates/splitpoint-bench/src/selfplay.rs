@@ -15,7 +15,7 @@
 
 use splitpoint::{Engine, Evaluator, Game, Limits, Score, WIN_BOUND};
 
-use crate::games::NamedGame;
+use splitpoint_games::registry::NamedGame;
 
 use crate::runner::Config;
 

@@ -2,9 +2,9 @@
 //! and wrong answers flagged; the plots from a fake result set.
 
 use splitpoint::Algorithm;
-use splitpoint_bench::games::GameName;
 use splitpoint_bench::suite::Suite;
 use splitpoint_bench::{BenchOptions, run};
+use splitpoint_games::registry::GameName;
 
 fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
     BenchOptions {

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use splitpoint::{Evaluator, Score};
-use splitpoint_bench::games::GameName;
 use splitpoint_bench::runner::{Config, GPU};
 use splitpoint_bench::selfplay::{self, OpeningReport};
 use splitpoint_bench::suite::{Suite, parse_depth};
+use splitpoint_games::registry::GameName;
 
 use crate::error::{Error, Result};
 use crate::games::{GameCommand, NamedGame, parse_game};

@@ -4,18 +4,21 @@
 //! the laboratory and the command line need to know of each game beyond its
 //! rules is [`NamedGame`]. Adding a game is a variant of `GameName`, one arm
 //! in `dispatch` and an `impl NamedGame`.
+//!
+//! Behind the `registry` feature (every game's, and serde's for
+//! [`GameName`]'s name in a report).
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use crate::chess::{Chess, ChessEval};
+use crate::draughts::{Draughts, DraughtsEval};
+use crate::othello::{Othello, OthelloEval};
+use crate::synthetic::{Synthetic, SyntheticEval};
+use crate::xiangqi::{Xiangqi, XiangqiEval};
 use splitpoint::cluster::Transport;
 use splitpoint::{Algorithm, Evaluator, Game, Outcome, Score};
-use splitpoint_games::chess::{Chess, ChessEval};
-use splitpoint_games::draughts::{Draughts, DraughtsEval};
-use splitpoint_games::othello::{Othello, OthelloEval};
-use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
-use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
 
 /// A game splitpoint plays: named on the command line, chosen by suites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -186,7 +189,7 @@ impl NamedGame for Othello {
 
     #[cfg(feature = "gpu")]
     fn gpu_transport<E: Evaluator<Self> + 'static>(eval: E, device: usize) -> GpuSlaves<Self> {
-        use splitpoint_games::othello::gpu::{Gpu, GpuTransport};
+        use crate::othello::gpu::{Gpu, GpuTransport};
         let gpu = Gpu::open(Some(device)).map_err(|e| format!("the gpu algorithm: {e}"))?;
         let transport =
             GpuTransport::new(gpu, eval).map_err(|e| format!("the gpu algorithm: {e}"))?;
@@ -212,7 +215,7 @@ impl NamedGame for Chess {
     /// The published perft tables' convention: a mate or stalemate before
     /// the last ply adds no leaf.
     fn perft(&self, depth: u32) -> u64 {
-        splitpoint_games::chess::perft(self, depth)
+        crate::chess::perft(self, depth)
     }
 }
 
@@ -229,7 +232,7 @@ impl NamedGame for Xiangqi {
     /// The published perft tables' convention: a mate before the last ply
     /// adds no leaf.
     fn perft(&self, depth: u32) -> u64 {
-        splitpoint_games::xiangqi::perft(self, depth)
+        crate::xiangqi::perft(self, depth)
     }
 }
 
@@ -247,7 +250,7 @@ impl NamedGame for Draughts {
     /// many routes reach it, and a side with no move before the last ply
     /// adds no leaf.
     fn perft(&self, depth: u32) -> u64 {
-        splitpoint_games::draughts::perft(self, depth)
+        crate::draughts::perft(self, depth)
     }
 }
 
