@@ -17,7 +17,7 @@ use plotters_backend::{BackendCoord, DrawingErrorKind};
 use splitpoint::Algorithm;
 
 use crate::report::{Ceiling, Row};
-use crate::runner;
+use splitpoint_games::registry;
 
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 const SIZE: (u32, u32) = (1000, 600);
@@ -91,7 +91,7 @@ fn look(label: &str) -> Look {
         return algorithm_look(label);
     };
     let base = algorithm_look(algorithm);
-    let micros = runner::parse_latency(variant).map_or(1, |d| d.as_micros().max(1));
+    let micros = registry::parse_latency(variant).map_or(1, |d| d.as_micros().max(1));
     let magnitude = micros.ilog10() as usize; // 50us: 1, 1ms: 3
     let own = SHAPES.iter().position(|&s| s == base.shape).unwrap_or(0);
     Look {
@@ -111,7 +111,7 @@ const SHAPES: [Shape; 5] = [
 ];
 
 fn algorithm_look(algorithm: &str) -> Look {
-    if algorithm == runner::GPU {
+    if algorithm == registry::GPU {
         // A device, not a thread count: a colour and shape of its own.
         return Look {
             color: RGBColor(230, 85, 13),

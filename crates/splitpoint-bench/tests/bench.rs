@@ -399,7 +399,7 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
 /// labels read back.
 #[test]
 fn latencies_add_pv_split_rows() {
-    use splitpoint_bench::runner::{latency_text, parse_latency};
+    use splitpoint_games::registry::{latency_text, parse_latency};
     use std::time::Duration;
 
     let mut o = options(Suite::load("synthetic-tiny", None).unwrap(), None);

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 
 use super::{Ceiling, Row, load_limit};
 use crate::BenchOptions;
-use crate::runner::{GPU, Measurement};
+use crate::runner::Measurement;
 use crate::suite::SuiteKind;
+use splitpoint_games::registry::GPU;
 
 /// How far apart serial's fastest and slowest runs may be (slowest over
 /// fastest, less one) before the tables carry a note on noise: serial

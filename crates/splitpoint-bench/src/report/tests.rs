@@ -5,8 +5,9 @@ use splitpoint::Algorithm;
 
 use super::*;
 use crate::BenchOptions;
-use crate::runner::{GPU, Verdict};
+use crate::runner::Verdict;
 use crate::suite::Suite;
+use splitpoint_games::registry::GPU;
 
 fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Measurement {
     Measurement {
