@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use splitpoint::Game;
-use splitpoint_bench::games::GameName;
+use splitpoint_games::registry::GameName;
 use splitpoint_bench::suite::Suite;
 use splitpoint_fuzz::{MAX_SESSION, text};
 use splitpoint_games::chess::{Chess, parse_epd};

@@ -7,7 +7,6 @@
 //! one is flagged and fails the run.
 #![deny(missing_docs)]
 
-pub mod games;
 pub mod machine;
 pub mod plot;
 pub mod report;
@@ -27,13 +26,13 @@ use splitpoint::cluster::{Channel, WireTransport, greet};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, TableKind, Trace};
 use splitpoint_games::othello::{Othello, OthelloExact, solve_limits};
 
-use games::GameName;
-use games::{GameCommand, NamedGame};
 use machine::Machine;
 use plot::DepthSeries;
 use report::Ceiling;
 use report::Row;
 use runner::{CeilingSample, Config, Job, LoadSample, Measurement, SuiteRun};
+use splitpoint_games::registry::GameName;
+use splitpoint_games::registry::{GameCommand, NamedGame, SlavePlace};
 use suite::{Suite, SuiteKind};
 
 /// What to run.
@@ -179,10 +178,12 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
     // pv-split again at every message latency asked for: one curve each.
     if options.algorithms.contains(&Algorithm::PvSplit) {
         for &latency in options.latencies.iter().filter(|l| !l.is_zero()) {
-            configs.extend(threads.iter().filter(|&&t| t > 1).map(|&threads| Config {
-                latency,
-                ..Config::new(Algorithm::PvSplit, threads)
-            }));
+            configs.extend(
+                threads
+                    .iter()
+                    .filter(|&&t| t > 1)
+                    .map(|&threads| Config::with_latency(threads, latency)),
+            );
         }
     }
     // And over the cluster's processes: the curve of real messages.
@@ -197,13 +198,14 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
 fn sweep_configs(configs: &[Config]) -> Vec<Config> {
     let most = configs.iter().map(|c| c.threads).max().unwrap_or(1);
     let mut sweep: Vec<Config> = Vec::new();
-    for c in configs
-        .iter()
-        .filter(|c| c.latency.is_zero() && c.ranks == 0)
-    {
-        let config = match (c.algorithm, c.gpu) {
-            (_, Some(_)) | (Algorithm::Serial, _) => *c,
-            (algorithm, None) => Config::new(algorithm, most),
+    for c in configs.iter().filter(|c| match c.slaves {
+        SlavePlace::Threads { latency } => latency.is_zero(),
+        SlavePlace::Ranks(_) => false,
+        SlavePlace::Gpu { .. } => true,
+    }) {
+        let config = match (c.algorithm, c.slaves) {
+            (_, SlavePlace::Gpu { .. }) | (Algorithm::Serial, _) => *c,
+            (algorithm, _) => Config::new(algorithm, most),
         };
         if !sweep.contains(&config) {
             sweep.push(config);
@@ -522,8 +524,13 @@ fn write_outputs(dir: &std::path::Path, report: &BenchReport, cores: usize) -> R
     let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
     let path = dir.join("results.json");
     std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    plot::speedup(dir, &report.suite.name, &report.rows, cores)?;
-    plot::overhead(dir, &report.suite.name, &report.rows, cores)?;
+    let context = plot::Context {
+        cores,
+        ceilings: &report.ceilings,
+        load_limit: report.load_limit,
+    };
+    plot::speedup(dir, &report.suite.name, &report.rows, &context)?;
+    plot::overhead(dir, &report.suite.name, &report.rows, &context)?;
     let x_desc = if report.suite.kind == SuiteKind::Solve {
         "Empty squares (solve depth)"
     } else {

@@ -16,13 +16,15 @@ use plotters::prelude::*;
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 use splitpoint::Algorithm;
 
-use crate::report::Row;
-use crate::runner;
+use crate::report::{Ceiling, Row};
+use splitpoint_games::registry;
 
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 const SIZE: (u32, u32) = (1000, 600);
 /// The chart's width; the legend takes the rest.
 const CHART_WIDTH: u32 = 790;
+/// The machine ceiling's colour: a grey apart from every algorithm's.
+const CEILING: RGBColor = RGBColor(90, 90, 90);
 
 pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
@@ -89,7 +91,7 @@ fn look(label: &str) -> Look {
         return algorithm_look(label);
     };
     let base = algorithm_look(algorithm);
-    let micros = runner::parse_latency(variant).map_or(1, |d| d.as_micros().max(1));
+    let micros = registry::parse_latency(variant).map_or(1, |d| d.as_micros().max(1));
     let magnitude = micros.ilog10() as usize; // 50us: 1, 1ms: 3
     let own = SHAPES.iter().position(|&s| s == base.shape).unwrap_or(0);
     Look {
@@ -109,7 +111,7 @@ const SHAPES: [Shape; 5] = [
 ];
 
 fn algorithm_look(algorithm: &str) -> Look {
-    if algorithm == runner::GPU {
+    if algorithm == registry::GPU {
         // A device, not a thread count: a colour and shape of its own.
         return Look {
             color: RGBColor(230, 85, 13),
@@ -225,13 +227,31 @@ struct Measure {
     ideal: bool,
 }
 
+/// What a figure against threads shows beside its curves: the marks a
+/// table puts on a row (`!` loaded, `?` a measurement fault), and on the
+/// speedup figure the machine's ceiling, so that a disturbed run does not
+/// look like a clean result.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// The machine's cores: thread counts above are oversubscribed.
+    pub cores: usize,
+    /// The machine's ceiling per thread count ([`crate::report::ceilings`]);
+    /// empty where it was not measured.
+    pub ceilings: &'a [Ceiling],
+    /// The load average above which a row is marked loaded
+    /// ([`crate::report::load_limit`]).
+    pub load_limit: f64,
+}
+
 /// Writes `speedup.svg` and `speedup.png` into `dir`: speedup over serial
 /// (serial's time / time; the median, bars from the slowest to the fastest
-/// run) against threads.
+/// run) against threads, the machine's ceiling dotted, and each loaded or
+/// faulty row marked as the tables mark it, with a note saying what the
+/// mark means.
 ///
 /// # Errors
 /// A message if a file cannot be written.
-pub fn speedup(dir: &Path, suite: &str, rows: &[Row], cores: usize) -> PlotResult {
+pub fn speedup(dir: &Path, suite: &str, rows: &[Row], context: &Context) -> PlotResult {
     let measure = Measure {
         file: "speedup",
         what: "speedup over serial",
@@ -240,15 +260,16 @@ pub fn speedup(dir: &Path, suite: &str, rows: &[Row], cores: usize) -> PlotResul
         range: |r| Some((r.speedup_min, r.speedup_max)),
         ideal: true,
     };
-    by_threads(dir, suite, rows, cores, &measure)
+    by_threads(dir, suite, rows, context, &measure)
 }
 
 /// Writes `overhead.svg` and `overhead.png` into `dir`: search overhead
-/// (nodes / serial's nodes, 1 = none) against threads.
+/// (nodes / serial's nodes, 1 = none) against threads, loaded and faulty
+/// rows marked.
 ///
 /// # Errors
 /// A message if a file cannot be written.
-pub fn overhead(dir: &Path, suite: &str, rows: &[Row], cores: usize) -> PlotResult {
+pub fn overhead(dir: &Path, suite: &str, rows: &[Row], context: &Context) -> PlotResult {
     let measure = Measure {
         file: "overhead",
         what: "search overhead",
@@ -257,34 +278,76 @@ pub fn overhead(dir: &Path, suite: &str, rows: &[Row], cores: usize) -> PlotResu
         range: |_| None,
         ideal: false,
     };
-    by_threads(dir, suite, rows, cores, &measure)
+    let context = Context {
+        ceilings: &[],
+        ..*context
+    };
+    by_threads(dir, suite, rows, &context, &measure)
 }
 
 fn by_threads(
     dir: &Path,
     suite: &str,
     rows: &[Row],
-    cores: usize,
+    context: &Context,
     measure: &Measure,
 ) -> PlotResult {
     register_font();
     let svg_path = dir.join(format!("{}.svg", measure.file));
     let png_path = dir.join(format!("{}.png", measure.file));
     let svg = SVGBackend::new(&svg_path, SIZE).into_drawing_area();
-    draw_by_threads(&svg, suite, rows, cores, measure)?;
+    draw_by_threads(&svg, suite, rows, context, measure)?;
     let png = BitMapBackend::new(&png_path, SIZE).into_drawing_area();
-    draw_by_threads(&png, suite, rows, cores, measure)
+    draw_by_threads(&png, suite, rows, context, measure)
+}
+
+/// The mark a table puts on `r`'s thread count, if any: `?` a measurement
+/// fault, `!` a loaded machine.
+fn mark(r: &Row) -> Option<&'static str> {
+    match (r.fault, r.loaded) {
+        (true, _) => Some("?"),
+        (false, true) => Some("!"),
+        (false, false) => None,
+    }
+}
+
+/// The notes under a figure: what each mark on it means.
+fn mark_notes(rows: &[Row], load_limit: f64) -> Vec<String> {
+    let mut notes = Vec::new();
+    if rows.iter().any(|r| r.fault) {
+        notes.push(
+            "? measurement fault: faster than the machine gives that many threads; a run was disturbed"
+                .to_string(),
+        );
+    }
+    if let Some(peak) = rows
+        .iter()
+        .filter(|r| r.loaded && !r.fault)
+        .filter_map(|r| r.load)
+        .reduce(f64::max)
+    {
+        notes.push(format!(
+            "! loaded: load average up to {peak:.2} (above {load_limit:.0}): other work competed for the cores; times suspect"
+        ));
+    }
+    notes
 }
 
 fn draw_by_threads<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     suite: &str,
     rows: &[Row],
-    cores: usize,
+    context: &Context,
     measure: &Measure,
 ) -> PlotResult {
+    let cores = context.cores;
     area.fill(&WHITE).map_err(err)?;
-    let (chart_area, legend_area) = area.split_horizontally(CHART_WIDTH);
+    let notes = mark_notes(rows, context.load_limit);
+    // The notes on the marks in a strip of their own under the chart.
+    let strip = 20 * notes.len() as u32 + if notes.is_empty() { 0 } else { 8 };
+    let (upper, notes_area) = area.split_vertically(SIZE.1 - strip);
+    let (chart_area, legend_area) = upper.split_horizontally(CHART_WIDTH);
+    let ceilings = context.ceilings;
     let names = algorithms(rows);
     let max_t = rows.iter().map(|r| r.threads).max().unwrap_or(1);
     let values: Vec<(f64, f64)> = rows
@@ -294,7 +357,11 @@ fn draw_by_threads<DB: DrawingBackend>(
             (measure.range)(r).map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v)))
         })
         .collect();
-    let top = values.iter().map(|v| v.1).fold(1.0, f64::max);
+    let top = values
+        .iter()
+        .map(|v| v.1)
+        .chain(ceilings.iter().map(|c| c.ratio_max))
+        .fold(1.0, f64::max);
     let (y_lo, y_hi) = if measure.ideal {
         (0.0, top.max(max_t as f64) * 1.08)
     } else {
@@ -348,11 +415,35 @@ fn draw_by_threads<DB: DrawingBackend>(
             )))
             .map_err(err)?;
     }
+    if !ceilings.is_empty() {
+        // What the machine gave this many independent serial searches: no
+        // algorithm's speedup can honestly rise above it.
+        let mut points = vec![(1.0, 1.0)];
+        points.extend(ceilings.iter().map(|c| (c.threads as f64, c.ratio)));
+        chart
+            .draw_series(DashedLineSeries::new(
+                points.clone(),
+                2,
+                4,
+                CEILING.stroke_width(2),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(
+                points
+                    .into_iter()
+                    .skip(1)
+                    .map(|p| Circle::new(p, 3, CEILING.filled())),
+            )
+            .map_err(err)?;
+    }
     // The parallel algorithms side by side at each thread count, so that
     // their bars do not overlap; serial, the reference, stays on its tick.
     let parallel = names.iter().filter(|n| *n != "serial").count();
     let spread = 0.25 / parallel.max(1) as f64;
     let mut k = 0;
+    // The rows' marks, drawn over every curve.
+    let mut marked: Vec<(&str, (f64, f64))> = Vec::new();
     // Serial last, so that the reference point is drawn over the others.
     let (reference, others): (Vec<&String>, Vec<&String>) =
         names.iter().partition(|n| *n == "serial");
@@ -390,12 +481,35 @@ fn draw_by_threads<DB: DrawingBackend>(
                 })
         });
         chart.draw_series(bars).map_err(err)?;
+        marked.extend(
+            mine.iter()
+                .zip(&points)
+                .filter_map(|(r, &p)| mark(r).map(|m| (m, p))),
+        );
         chart
             .draw_series(points.into_iter().map(|p| marker(p, look)))
             .map_err(err)?;
     }
+    // Above and right of the point, on a white ground clear of the curves.
+    chart
+        .draw_series(marked.into_iter().map(|(m, p)| {
+            EmptyElement::at(p)
+                + Rectangle::new([(3, -34), (19, -6)], WHITE.filled())
+                + Rectangle::new([(3, -34), (19, -6)], RED.stroke_width(1))
+                + Text::new(m, (7, -32), ("sans-serif", 24).into_font().color(&RED))
+        }))
+        .map_err(err)?;
     let entries: Vec<(String, String)> = names.iter().map(|n| (n.clone(), n.clone())).collect();
-    legend(&legend_area, &entries, measure.ideal)?;
+    legend(&legend_area, &entries, measure.ideal, !ceilings.is_empty())?;
+    for (i, note) in notes.iter().enumerate() {
+        notes_area
+            .draw(&Text::new(
+                note.clone(),
+                (20, 4 + 20 * i as i32),
+                ("sans-serif", 14).into_font().color(&RED),
+            ))
+            .map_err(err)?;
+    }
     area.present().map_err(err)
 }
 
@@ -465,17 +579,18 @@ pub fn time_vs_depth(dir: &Path, title: &str, x_desc: &str, series: &[DepthSerie
         .iter()
         .map(|s| (s.algorithm.clone(), s.label.clone()))
         .collect();
-    legend(&legend_area, &labels, false)?;
+    legend(&legend_area, &labels, false, false)?;
     area.present().map_err(err)
 }
 
 /// Draws the legend into `area`, its own column beside the chart: each
 /// entry a line and marker in an algorithm's look with a label, then the
-/// dashed ideal line if asked.
+/// dashed ideal line and the dotted machine ceiling if asked.
 fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[(String, String)],
     ideal: bool,
+    ceiling: bool,
 ) -> PlotResult {
     let font = ("sans-serif", 15).into_font();
     let mut y = 60;
@@ -500,7 +615,21 @@ fn legend<DB: DrawingBackend>(
             ))
             .map_err(err)?;
         }
-        area.draw(&Text::new("ideal", (48, y - 8), font))
+        area.draw(&Text::new("ideal", (48, y - 8), font.clone()))
+            .map_err(err)?;
+        y += 24;
+    }
+    if ceiling {
+        for dash in [(8, 14), (20, 26), (32, 38)] {
+            area.draw(&PathElement::new(
+                vec![(dash.0, y), (dash.1, y)],
+                CEILING.stroke_width(2),
+            ))
+            .map_err(err)?;
+        }
+        area.draw(&Circle::new((24, y), 3, CEILING.filled()))
+            .map_err(err)?;
+        area.draw(&Text::new("machine ceiling", (48, y - 8), font))
             .map_err(err)?;
     }
     Ok(())

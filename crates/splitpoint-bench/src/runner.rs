@@ -10,33 +10,25 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
-use splitpoint::cluster::{Channel, WireTransport};
+use splitpoint::cluster::Channel;
 use splitpoint::{Algorithm, Engine, Evaluator, Limits, Score, TableKind, Trace};
 
-use crate::games::NamedGame;
 use crate::machine::load_average;
 use crate::suite::Suite;
+use splitpoint_games::registry::{NamedGame, SlavePlace};
 
-/// The GPU algorithm's name, wherever algorithms are named.
-pub const GPU: &str = "gpu";
-
-/// One (algorithm, threads) pair, and for pv-split the message latency.
+/// One (algorithm, threads) pair, and for pv-split where its slaves live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     /// The algorithm.
     pub algorithm: Algorithm,
-    /// Its thread count.
+    /// Its thread count; over ranks, the ranks (the master's included, one
+    /// thread each).
     pub threads: usize,
-    /// pv-split's messages are held back this long, as over a network
-    /// ([`Engine::set_message_latency`]); zero for none.
-    pub latency: Duration,
-    /// pv-split over the cluster's processes (MPI ranks): this many of
-    /// them, the master's included, one thread each (`threads` is the
-    /// same number); zero for in-process.
-    pub ranks: usize,
-    /// pv-split with an OpenCL device as the slaves (`--algorithm gpu`):
-    /// the device's index; the master is one thread.
-    pub gpu: Option<usize>,
+    /// Where pv-split's slaves live: the engine's threads (with a message
+    /// latency, as over a network), the cluster's processes, or an OpenCL
+    /// device (`gpu`, the master one thread).
+    pub slaves: SlavePlace,
 }
 
 impl Config {
@@ -45,9 +37,15 @@ impl Config {
         Config {
             algorithm,
             threads,
-            latency: Duration::ZERO,
-            ranks: 0,
-            gpu: None,
+            slaves: SlavePlace::default(),
+        }
+    }
+
+    /// pv-split on `threads` threads, its messages held back by `latency`.
+    pub fn with_latency(threads: usize, latency: Duration) -> Self {
+        Config {
+            slaves: SlavePlace::Threads { latency },
+            ..Config::new(Algorithm::PvSplit, threads)
         }
     }
 
@@ -55,105 +53,49 @@ impl Config {
     /// `device` ([`NamedGame::gpu_transport`]).
     pub fn on_gpu(device: usize) -> Self {
         Config {
-            gpu: Some(device),
+            slaves: SlavePlace::Gpu { device },
             ..Config::new(Algorithm::PvSplit, 1)
         }
-    }
-
-    /// An engine for this configuration: `eval`, a table of `hash_mib`, and
-    /// for the GPU algorithm its device's transport.
-    ///
-    /// # Errors
-    /// A message saying the table cannot be allocated or the device cannot
-    /// be used.
-    pub fn engine<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
-        &self,
-        eval: E,
-        hash_mib: usize,
-    ) -> Result<Engine<G, E>, String> {
-        let mut engine = Engine::try_new(eval, hash_mib).map_err(|e| e.to_string())?;
-        engine.set_message_latency(self.latency);
-        engine.set_parallelism(self.algorithm, self.threads);
-        if let Some(device) = self.gpu {
-            on_gpu(&mut engine, device)?;
-        }
-        Ok(engine)
     }
 
     /// pv-split over `ranks` of the cluster's processes.
     pub fn over_ranks(ranks: usize) -> Self {
         Config {
-            ranks,
+            slaves: SlavePlace::Ranks(ranks),
             ..Config::new(Algorithm::PvSplit, ranks)
         }
     }
 
-    /// Its name in tables and plots: the algorithm's, with the latency
-    /// after a `+` if there is one (`pv-split+50us`), or `/mpi` when its
-    /// slaves are other processes (`pv-split/mpi`), or `gpu`.
+    /// Whether the search runs in this process alone, on its threads.
+    pub fn in_process(&self) -> bool {
+        matches!(self.slaves, SlavePlace::Threads { .. })
+    }
+
+    /// An engine for this configuration: `eval`, a table of `hash_mib`, and
+    /// its slaves where [`Config::slaves`] says (over ranks, the first
+    /// `ranks - 1` other processes of `cluster`).
+    ///
+    /// # Errors
+    /// A message saying the table cannot be allocated, or the slaves cannot
+    /// be reached (no such device, too small a cluster).
+    pub fn engine<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
+        &self,
+        eval: E,
+        hash_mib: usize,
+        cluster: Option<&Arc<dyn Channel>>,
+    ) -> Result<Engine<G, E>, String> {
+        let mut engine = Engine::try_new(eval, hash_mib).map_err(|e| e.to_string())?;
+        let slaves = self.slaves.slaves(engine.evaluator().clone(), cluster)?;
+        engine.set_slaves(slaves);
+        engine.set_parallelism(self.algorithm, self.slaves.master_threads(self.threads));
+        Ok(engine)
+    }
+
+    /// Its name in tables and plots ([`SlavePlace::label`]): the
+    /// algorithm's, `pv-split+50us`, `pv-split/mpi` or `gpu`.
     pub fn label(&self) -> String {
-        if self.gpu.is_some() {
-            GPU.to_string()
-        } else if self.ranks > 0 {
-            format!("{}/mpi", self.algorithm)
-        } else if self.latency.is_zero() {
-            self.algorithm.name().to_string()
-        } else {
-            format!("{}+{}", self.algorithm, latency_text(self.latency))
-        }
+        self.slaves.label(self.algorithm)
     }
-}
-
-/// Makes `engine` the GPU algorithm: pv-split on one thread, its slaves
-/// OpenCL device `device` ([`NamedGame::gpu_transport`]).
-///
-/// # Errors
-/// A message saying why the device cannot be used.
-pub fn on_gpu<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
-    engine: &mut Engine<G, E>,
-    device: usize,
-) -> Result<(), String> {
-    engine.set_transport(Some(G::gpu_transport(engine.evaluator().clone(), device)?));
-    engine.set_parallelism(Algorithm::PvSplit, 1);
-    Ok(())
-}
-
-/// A latency as `50us`, `1ms` or `2s`: the coarsest unit it fits whole.
-pub fn latency_text(d: Duration) -> String {
-    let us = d.as_micros();
-    if us % 1_000_000 == 0 {
-        format!("{}s", us / 1_000_000)
-    } else if us % 1000 == 0 {
-        format!("{}ms", us / 1000)
-    } else {
-        format!("{us}us")
-    }
-}
-
-/// Reads a latency written as `latency_text` writes it (or `0`).
-///
-/// # Errors
-/// A message saying what is wrong.
-pub fn parse_latency(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let (digits, unit): (String, String) = (
-        text.chars().take_while(char::is_ascii_digit).collect(),
-        text.chars().skip_while(char::is_ascii_digit).collect(),
-    );
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("'{text}' is no latency (such as 50us, 1ms or 0)"))?;
-    let micros = match unit.as_str() {
-        "us" | "µs" => n,
-        "ms" => n.saturating_mul(1000),
-        "s" => n.saturating_mul(1_000_000),
-        "" if n == 0 => 0,
-        _ => return Err(format!("'{text}': the unit must be us, ms or s")),
-    };
-    if micros > 10_000_000 {
-        return Err(format!("'{text}': at most 10 s"));
-    }
-    Ok(Duration::from_micros(micros))
 }
 
 /// Whether a search's answer is right.
@@ -281,7 +223,7 @@ pub fn ceiling_threads(configs: &[Config], enabled: bool) -> Vec<usize> {
     let cores = crate::machine::cores();
     let mut threads: Vec<usize> = configs
         .iter()
-        .filter(|c| c.ranks == 0 && c.gpu.is_none() && c.threads > 1 && c.threads <= cores)
+        .filter(|c| c.in_process() && c.threads > 1 && c.threads <= cores)
         .map(|c| c.threads)
         .collect();
     threads.sort_unstable();
@@ -362,19 +304,8 @@ impl Job<'_> {
         eval: E,
         config: Config,
     ) -> Result<Engine<G, E>, String> {
-        let mut engine = config.engine(eval, self.hash_mib)?;
+        let mut engine = config.engine(eval, self.hash_mib, self.cluster)?;
         engine.set_table_kind(self.table);
-        if config.ranks == 0 {
-            return Ok(engine);
-        }
-        // Over ranks: the master on one thread, the others in other processes.
-        let channel = self
-            .cluster
-            .filter(|c| c.size() >= config.ranks)
-            .ok_or_else(|| format!("{} ranks: not that many processes", config.ranks))?;
-        engine.set_parallelism(Algorithm::PvSplit, 1);
-        let transport = WireTransport::<G>::master(Arc::clone(channel), config.ranks - 1);
-        engine.set_transport(Some(Arc::new(transport)));
         Ok(engine)
     }
 }

@@ -15,7 +15,7 @@
 
 use splitpoint::{Engine, Evaluator, Game, Limits, Score, WIN_BOUND};
 
-use crate::games::NamedGame;
+use splitpoint_games::registry::NamedGame;
 
 use crate::runner::Config;
 
@@ -153,7 +153,7 @@ pub fn run<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     final_score: impl Fn(&G) -> Score,
     mut on_game: impl FnMut(),
 ) -> Result<Vec<OpeningReport>, String> {
-    let make = |c: Config| c.engine(eval.clone(), hash_mib);
+    let make = |c: Config| c.engine(eval.clone(), hash_mib, None);
     let mut engines = [make(a)?, make(a)?, make(b)?, make(b)?];
     let [a1, a2, b1, b2] = &mut engines;
     let reports = openings

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use splitpoint::{Algorithm, Engine, Limits};
 
-use crate::games::GameName;
-use crate::games::{GameCommand, NamedGame};
+use splitpoint_games::registry::GameName;
+use splitpoint_games::registry::{GameCommand, NamedGame};
 
 /// The table size the signature searches with, MiB (the count depends on it).
 pub const HASH_MIB: usize = 16;

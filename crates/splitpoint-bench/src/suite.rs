@@ -42,7 +42,7 @@ use splitpoint_games::othello::{Othello, ffo_positions};
 use splitpoint_games::synthetic::Synthetic;
 use splitpoint_games::xiangqi::{self, Xiangqi};
 
-use crate::games::GameName;
+use splitpoint_games::registry::GameName;
 
 /// How a suite's positions are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

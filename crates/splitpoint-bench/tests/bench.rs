@@ -2,9 +2,9 @@
 //! and wrong answers flagged; the plots from a fake result set.
 
 use splitpoint::Algorithm;
-use splitpoint_bench::games::GameName;
 use splitpoint_bench::suite::Suite;
 use splitpoint_bench::{BenchOptions, run};
+use splitpoint_games::registry::GameName;
 
 fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
     BenchOptions {
@@ -53,7 +53,7 @@ fn tiny_suite_end_to_end() {
     assert!(
         report
             .markdown
-            .contains("| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |")
+            .contains("| Threads | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |")
     );
     assert!(
         report
@@ -264,7 +264,7 @@ fn draughts_and_xiangqi_suites_are_exact_under_every_algorithm() {
 #[test]
 fn plots_show_every_algorithm_with_integer_thread_ticks() {
     use splitpoint_bench::plot;
-    use splitpoint_bench::report::Row;
+    use splitpoint_bench::report::{Ceiling, Row};
 
     let serial_seconds = 10.0;
     let mut rows = Vec::new();
@@ -313,10 +313,29 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
             });
         }
     }
+    // ybw at 3 threads ran on a loaded machine.
+    let loaded = rows
+        .iter_mut()
+        .find(|r| r.algorithm == "ybw" && r.threads == 3)
+        .unwrap();
+    (loaded.load, loaded.loaded) = (Some(5.5), true);
+    let ceilings: Vec<Ceiling> = (2..=4)
+        .map(|t| Ceiling {
+            threads: t,
+            ratio: 0.9 * t as f64,
+            ratio_min: 0.85 * t as f64,
+            ratio_max: 0.95 * t as f64,
+        })
+        .collect();
+    let context = plot::Context {
+        cores: 2,
+        ceilings: &ceilings,
+        load_limit: 4.0,
+    };
     let dir = temp_dir("plots");
     std::fs::create_dir_all(&dir).unwrap();
-    plot::speedup(&dir, "fake", &rows, 2).unwrap();
-    plot::overhead(&dir, "fake", &rows, 2).unwrap();
+    plot::speedup(&dir, "fake", &rows, &context).unwrap();
+    plot::overhead(&dir, "fake", &rows, &context).unwrap();
     for (svg, axis) in [
         ("speedup.svg", "Speedup over serial (serial's time / time)"),
         ("overhead.svg", "Search overhead (nodes / serial's nodes)"),
@@ -346,6 +365,24 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
             "{svg}: {texts:?}"
         );
         assert!(texts.contains(&axis), "{svg}: the axis says what it shows");
+        // The loaded row is marked as the tables mark it, and the mark told.
+        assert_eq!(
+            texts.iter().filter(|&&x| x == "!").count(),
+            1,
+            "{svg}: {texts:?}"
+        );
+        assert!(
+            texts
+                .iter()
+                .any(|x| x.starts_with("! loaded: load average up to 5.50 (above 4)")),
+            "{svg}: {texts:?}"
+        );
+        // The machine's ceiling beside the speedups, where it bounds them.
+        assert_eq!(
+            texts.contains(&"machine ceiling"),
+            svg == "speedup.svg",
+            "{svg}: {texts:?}"
+        );
     }
     for png in ["speedup.png", "overhead.png"] {
         assert!(dir.join(png).is_file(), "{png}");
@@ -362,7 +399,7 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
 /// labels read back.
 #[test]
 fn latencies_add_pv_split_rows() {
-    use splitpoint_bench::runner::{latency_text, parse_latency};
+    use splitpoint_games::registry::{latency_text, parse_latency};
     use std::time::Duration;
 
     let mut o = options(Suite::load("synthetic-tiny", None).unwrap(), None);

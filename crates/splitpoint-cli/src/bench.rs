@@ -8,9 +8,9 @@ use clap::Args;
 use splitpoint::Algorithm;
 use splitpoint_bench::machine::cores;
 use splitpoint_bench::report::Row;
-use splitpoint_bench::runner::{GPU, parse_latency};
 use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
 use splitpoint_bench::{BenchOptions, BenchReport, Cluster, GpuDevice, run, signature};
+use splitpoint_games::registry::{SlavePlace, parse_algorithm, parse_latency};
 
 use crate::error::{Error, Result};
 use crate::games::{GameName, parse_game};
@@ -20,7 +20,7 @@ use crate::{check_hash, stdout};
 ///
 /// Searches a test suite to a fixed depth (or solves it exactly) under every
 /// (algorithm, threads) configuration, as the classic parallel alpha-beta
-/// surveys did, and prints a markdown table per algorithm — CPUS, median time
+/// surveys did, and prints a markdown table per algorithm — threads, median time
 /// over the runs (min–max), speedup over serial (serial's time / time), nodes,
 /// NPS, search overhead, splits, aborted work, idle time — then a summary of
 /// every speedup side by side. Thread counts above the machine's cores are
@@ -230,19 +230,21 @@ Examples:
   splitpoint bench --game synthetic --normal --out results/
   splitpoint bench --signature                      the build's node count, before and after";
 
-/// Parses `--algos` (without `gpu`, which [`suite_options`] takes out).
-pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>> {
+/// Parses `--algos`: the library's algorithms, and whether `gpu` (pv-split
+/// on an OpenCL device, a row of its own) is among them.
+pub fn parse_algorithms(text: &str) -> Result<(Vec<Algorithm>, bool)> {
     if text == "all" {
-        return Ok(Algorithm::ALL.to_vec());
+        return Ok((Algorithm::ALL.to_vec(), false));
     }
-    text.split(',')
-        .filter(|a| a.trim() != GPU)
-        .map(|a| {
-            a.trim()
-                .parse()
-                .map_err(|e| Error::input(format!("--algos: {e}")))
-        })
-        .collect()
+    let mut gpu = false;
+    let mut algorithms = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        match parse_algorithm(name, 0).map_err(|e| Error::input(format!("--algos: {e}")))? {
+            (_, SlavePlace::Gpu { .. }) => gpu = true,
+            (algorithm, _) => algorithms.push(algorithm),
+        }
+    }
+    Ok((algorithms, gpu))
 }
 
 /// Parses `--threads`.
@@ -368,8 +370,9 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
         )));
     }
     let mut options = common_options(args, suite)?;
-    options.algorithms = parse_algorithms(&args.algos)?;
-    if args.algos.split(',').any(|a| a.trim() == GPU) {
+    let gpu;
+    (options.algorithms, gpu) = parse_algorithms(&args.algos)?;
+    if gpu {
         if options.suite.game != GameName::Othello {
             return Err(Error::input(format!(
                 "--algos gpu: only othello has a GPU search, not {}",

@@ -1,10 +1,11 @@
 //! The games on the command line: commands are written once, generic over
-//! [`NamedGame`], and run through [`GameName::dispatch`] (the laboratory's,
-//! shared with the bench and self-play); here is what they share beyond it.
+//! [`NamedGame`], and run through [`GameName::dispatch`] (the games crate's
+//! registry, shared with the bench and self-play); here is what they share
+//! beyond it.
 
 use splitpoint::Game;
-pub use splitpoint_bench::games::GameName;
-pub use splitpoint_bench::games::{GameCommand, NamedGame};
+pub use splitpoint_games::registry::GameName;
+pub use splitpoint_games::registry::{GameCommand, NamedGame};
 
 use crate::error::{Error, Result};
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 #[cfg(not(feature = "gpu"))]
-use splitpoint_bench::games::NO_OPENCL;
+use splitpoint_games::registry::NO_OPENCL;
 
 use crate::error::{Error, Result};
 

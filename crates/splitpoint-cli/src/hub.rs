@@ -400,7 +400,13 @@ mod tests {
         assert_eq!(lines.iter().filter(|l| *l == "pong").count(), 2, "{text}");
         let done: Vec<&String> = lines.iter().filter(|l| l.starts_with("done")).collect();
         assert_eq!(done.len(), 4, "{text}");
-        assert_eq!(done[0], "done move=32x12x17x27", "{text}");
+        // The reply to ponder on comes with a principal variation that came
+        // out whole, which two threads' search does not always give.
+        assert!(
+            done[0] == "done move=32x12x17x27"
+                || done[0].starts_with("done move=32x12x17x27 ponder="),
+            "{text}"
+        );
         assert!(done[1].starts_with("done move=28x19x23"), "{text}");
         assert_has_line(&lines, "info depth=");
         for expected in [

@@ -34,7 +34,7 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Trace};
 
-use splitpoint_bench::runner::{GPU, on_gpu};
+use splitpoint_games::registry::{SlavePlace, parse_algorithm};
 
 use crate::cluster::TransportArgs;
 use crate::error::{Error, Result};
@@ -146,7 +146,9 @@ impl EngineArgs {
         &self,
         eval: E,
     ) -> Result<Engine<G, E>> {
-        if self.parallel.algorithm.as_deref() == Some(GPU) && self.cluster.transport != "threads" {
+        // A name that is no algorithm is `apply`'s to report.
+        let on_gpu = matches!(self.parallel.choice(), Ok((_, SlavePlace::Gpu { .. })));
+        if on_gpu && self.cluster.transport != "threads" {
             return Err(Error::input(
                 "--algorithm gpu: the device is the slaves; --transport is for pv-split",
             ));
@@ -184,13 +186,24 @@ impl ParallelArgs {
             .map_err(|e| Error::input(format!("--trace {}: {e}", path.display())))
     }
 
+    /// The algorithm and where pv-split's slaves live, as `--algorithm`
+    /// and `--gpu-device` name them (`None` for `auto`).
+    fn choice(&self) -> Result<(Option<Algorithm>, SlavePlace)> {
+        match &self.algorithm {
+            Some(name) => {
+                let (algorithm, slaves) = parse_algorithm(name, self.gpu_device)
+                    .map_err(|e| Error::input(format!("--algorithm: {e}")))?;
+                Ok((Some(algorithm), slaves))
+            }
+            None => Ok((None, SlavePlace::default())),
+        }
+    }
+
     /// The algorithm's name as the user chose it: `gpu` for pv-split on a
     /// device.
     pub fn algorithm_name<G: Game, E: Evaluator<G>>(&self, engine: &Engine<G, E>) -> String {
-        match self.algorithm.as_deref() {
-            Some(GPU) => GPU.to_string(),
-            _ => engine.algorithm().to_string(),
-        }
+        let slaves = self.choice().map_or(SlavePlace::default(), |(_, s)| s);
+        slaves.label(engine.algorithm())
     }
 
     /// Sets `engine`'s algorithm and thread count (for `gpu`, pv-split on
@@ -206,21 +219,17 @@ impl ParallelArgs {
                 self.threads
             )));
         }
-        if self.algorithm.as_deref() == Some(GPU) {
-            if self.threads != 1 {
-                return Err(Error::input(
-                    "--algorithm gpu: the CPU side is one thread (the master); leave out --threads",
-                ));
-            }
-            on_gpu(engine, self.gpu_device).map_err(Error::input)?;
+        let (algorithm, slaves) = self.choice()?;
+        if slaves.master_threads(self.threads) != self.threads {
+            return Err(Error::input(
+                "--algorithm gpu: the CPU side is one thread (the master); leave out --threads",
+            ));
         }
-        let algorithm = match &self.algorithm {
-            Some(name) if name == GPU => Algorithm::PvSplit,
-            Some(name) => name
-                .parse()
-                .map_err(|e| Error::input(format!("--algorithm: {e}")))?,
-            None => G::GAME.auto_algorithm(self.threads),
-        };
+        let algorithm = algorithm.unwrap_or_else(|| G::GAME.auto_algorithm(self.threads));
+        if let SlavePlace::Gpu { .. } = slaves {
+            let eval = engine.evaluator().clone();
+            engine.set_slaves(slaves.slaves(eval, None).map_err(Error::input)?);
+        }
         let table = self
             .tt
             .parse()

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use splitpoint::{Evaluator, Score};
-use splitpoint_bench::games::GameName;
-use splitpoint_bench::runner::{Config, GPU};
+use splitpoint_bench::runner::Config;
 use splitpoint_bench::selfplay::{self, OpeningReport};
 use splitpoint_bench::suite::{Suite, parse_depth};
+use splitpoint_games::registry::GameName;
+use splitpoint_games::registry::parse_algorithm;
 
 use crate::error::{Error, Result};
 use crate::games::{GameCommand, NamedGame, parse_game};
@@ -78,18 +79,17 @@ fn parse_config(flag: &str, text: &str, gpu_device: usize) -> Result<Config> {
             )));
         }
     };
-    if name == GPU {
-        if threads != 1 {
-            return Err(Error::input(format!(
-                "{flag}: gpu runs its CPU side on one thread (gpu:1)"
-            )));
-        }
-        return Ok(Config::on_gpu(gpu_device));
+    let (algorithm, slaves) =
+        parse_algorithm(name, gpu_device).map_err(|e| Error::input(format!("{flag}: {e}")))?;
+    if slaves.master_threads(threads) != threads {
+        return Err(Error::input(format!(
+            "{flag}: gpu runs its CPU side on one thread (gpu:1)"
+        )));
     }
-    let algorithm = name
-        .parse()
-        .map_err(|e| Error::input(format!("{flag}: {e}")))?;
-    Ok(Config::new(algorithm, threads))
+    Ok(Config {
+        slaves,
+        ..Config::new(algorithm, threads)
+    })
 }
 
 /// Plays the games and reports them.

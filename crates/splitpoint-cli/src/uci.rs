@@ -24,9 +24,9 @@ use std::time::Duration;
 
 use clap::Args;
 use splitpoint::{Limits, MAX_DEPTH};
-use splitpoint_bench::games::GameName;
 use splitpoint_bench::signature;
 use splitpoint_games::chess::Chess;
+use splitpoint_games::registry::GameName;
 use splitpoint_games::xiangqi::Xiangqi;
 
 use crate::error::{Error, Result};

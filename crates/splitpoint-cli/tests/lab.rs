@@ -32,7 +32,7 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
     let flags = ["--threads", "1,2", "--trace", arg(&trace)];
     let stdout = bench_output(bench("synthetic", "synthetic-tiny", &flags, &dir));
     assert!(
-        stdout.contains("| CPUS | Time (s) | Speedup over serial [95% CI] | Nodes | NPS |"),
+        stdout.contains("| Threads | Time (s) | Speedup over serial | Nodes | NPS |"),
         "{stdout}"
     );
     assert!(stdout.contains("### Summary: speedup over serial"));
@@ -181,6 +181,10 @@ fn chess_bench_counts_best_moves_found() {
     );
     let stdout = bench_output(out);
     assert!(stdout.contains("Best found (of 2)"), "{stdout}");
+    assert!(
+        stdout.contains("*Best found (of 2)*: 2 of the suite's 2 positions name best moves"),
+        "the column explained: {stdout}"
+    );
     assert!(stdout.contains("| 1 |\n"), "Qd1+ found, a6 not: {stdout}");
 }
 

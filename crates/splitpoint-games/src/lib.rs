@@ -13,6 +13,9 @@ pub mod synthetic;
 #[cfg(feature = "xiangqi")]
 pub mod xiangqi;
 
+#[cfg(feature = "registry")]
+pub mod registry;
+
 #[cfg(any(feature = "chess", feature = "draughts", feature = "xiangqi"))]
 mod named;
 #[cfg(any(feature = "chess", feature = "draughts", feature = "xiangqi"))]

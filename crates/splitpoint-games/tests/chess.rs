@@ -128,6 +128,120 @@ fn bad_fens_are_errors() {
     ]);
 }
 
+/// A refused FEN says which field is wrong and why, at the field's column.
+#[test]
+fn a_bad_fen_names_its_field_and_why() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    for (text, field, why, column) in [
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+            "'9' is no count of empty squares",
+            18,
+        ),
+        (
+            "rnbqkbnr/pppppppp/72/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+            "rank 6 has more than 8 squares",
+            19,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+            "board",
+            "rank 1 has 7 squares",
+            35,
+        ),
+        (
+            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+            "'x' is no piece",
+            13,
+        ),
+        ("8/8/8/8/8/8/8/8 w - - 0 1", "board", "White has 0 kings", 0),
+        (
+            "4k3/8/8/8/8/8/8/4K2P w - - 0 1",
+            "board",
+            "white pawn on h1",
+            0,
+        ),
+        (
+            "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1",
+            "board",
+            "Black is in check with White to move",
+            0,
+        ),
+        (
+            "8/8/8/8/8/8/6k1/5K2 w - - 0 1",
+            "board",
+            "kings stand side by side",
+            0,
+        ),
+        (
+            &format!("{start} x KQkq - 0 1"),
+            "side to move",
+            "'x' is neither",
+            44,
+        ),
+        (
+            &format!("{start} w XYZ - 0 1"),
+            "castling rights",
+            "'X' is not one of K, Q, k, q",
+            46,
+        ),
+        (
+            &format!("{start} w KK - 0 1"),
+            "castling rights",
+            "'K' is given twice",
+            47,
+        ),
+        (
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+            "castling rights",
+            "Chess960",
+            30,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w k - 0 1",
+            "castling rights",
+            "'k' needs a black rook on h8",
+            22,
+        ),
+        (
+            &format!("{start} w KQkq e4 0 1"),
+            "en passant square",
+            "not on the sixth rank",
+            51,
+        ),
+        (
+            &format!("{start} w KQkq e6 0 1"),
+            "en passant square",
+            "no black pawn on e5",
+            51,
+        ),
+        (
+            &format!("{start} w KQkq - 101 1"),
+            "halfmove clock",
+            "'101' is not a number from 0 to 100",
+            53,
+        ),
+        (
+            &format!("{start} w KQkq - 0 0"),
+            "fullmove number",
+            "'0' is not a number from 1",
+            55,
+        ),
+    ] {
+        let e = Chess::parse_position(text).expect_err(text);
+        let message = e.to_string();
+        assert!(
+            message.starts_with(&format!("bad FEN {field}: ")),
+            "{text}: {message}"
+        );
+        assert!(message.contains(why), "{text}: {message}");
+        assert_eq!(e.column, Some(column), "{text}: {message}");
+    }
+}
+
 /// Randomly damaged FENs: each is either refused or read as a position every
 /// operation works on, never a panic.
 #[test]

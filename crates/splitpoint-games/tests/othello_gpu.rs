@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use common::othello_cases;
 use common::random_othello;
+use splitpoint::cluster::Slaves;
 use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, perft};
 use splitpoint_games::othello::gpu::{DeviceEval, Gpu, GpuTransport, Subtree, devices};
@@ -176,7 +177,7 @@ fn gpu_engine<E: Evaluator<Othello> + Clone + 'static>(eval: E) -> Engine<Othell
     let mut engine = Engine::new(eval.clone(), 4);
     engine.set_parallelism(Algorithm::PvSplit, 1);
     let transport = GpuTransport::new(gpu(), eval).expect("a known evaluator");
-    engine.set_transport(Some(Arc::new(transport)));
+    engine.set_slaves(Slaves::Remote(Arc::new(transport)));
     engine
 }
 

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use splitpoint::cluster::Slaves;
 use splitpoint::oracle::negamax;
 use splitpoint::testing::pv_split::{Delays, with_delays};
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Stats};
@@ -179,7 +180,7 @@ fn slave_engines_on_threads_are_exact() {
         let transport = Arc::new(ChannelTransport::<Othello>::new(slaves));
         let mut master = Engine::new(OthelloEval, 4);
         master.set_parallelism(Algorithm::PvSplit, 1);
-        master.set_transport(Some(transport.clone()));
+        master.set_slaves(Slaves::Remote(transport.clone()));
         let mut engines: Vec<_> = (0..slaves)
             .map(|_| {
                 let mut e = Engine::new(OthelloEval, 4);
@@ -224,7 +225,9 @@ fn exact_with_message_latency() {
     let cases = othello_cases();
     let mut engine = Engine::new(OthelloEval, 4);
     engine.set_parallelism(Algorithm::PvSplit, 3);
-    engine.set_message_latency(Duration::from_micros(300));
+    engine.set_slaves(Slaves::Threads {
+        latency: Duration::from_micros(300),
+    });
     let mut sent = 0;
     for (pos, depth, want) in &cases {
         let r = engine.search(pos, &Limits::to_depth(*depth).exact());
@@ -262,7 +265,7 @@ fn exact_over_the_wire<G: Game + std::fmt::Debug, E: Evaluator<G> + Clone + 'sta
         let mut master = Engine::new(eval.clone(), 4);
         master.set_parallelism(Algorithm::PvSplit, 1);
         let transport = WireTransport::<G>::master(master_channel.clone(), slaves);
-        master.set_transport(Some(Arc::new(transport)));
+        master.set_slaves(Slaves::Remote(Arc::new(transport)));
         let (mut messages, mut bytes) = (0, 0);
         for (pos, depth, want) in cases {
             master.clear();

@@ -3,13 +3,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
 use crate::driver::{Limits, SearchJob, SearchResult};
 use crate::game::{Evaluator, Game, MoveBuffer};
-use crate::parallel::transport::Transport;
+use crate::parallel::transport::{Slaves, Transport};
 use crate::parallel::{self, Algorithm, pv_split};
 use crate::pool::WorkerPool;
 use crate::search::Worker;
@@ -75,10 +75,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     tracing: bool,
     /// The last search's timeline, when tracing.
     trace: Option<Trace>,
-    /// PV splitting's slaves in other processes, if it has them.
-    remote: Option<Arc<dyn Transport<G>>>,
-    /// PV splitting's simulated message latency, in-process.
-    latency: Duration,
+    /// Where PV splitting's slaves live.
+    slaves: Slaves<G>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -113,8 +111,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             history,
             tracing: false,
             trace: None,
-            remote: None,
-            latency: Duration::ZERO,
+            slaves: Slaves::default(),
         })
     }
 
@@ -144,21 +141,18 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         }
     }
 
-    /// Gives PV splitting slaves in other processes: from now on, a
-    /// `pv-split` search on this engine is the master of `transport`'s slaves
-    /// (each running [`Engine::serve`]) and this engine's other threads idle;
-    /// `None` goes back to slaves on this engine's threads. Other algorithms
+    /// Says where PV splitting's slaves live from now on: this engine's
+    /// other threads (the default, with an optional message latency), or
+    /// behind a transport (other processes, each running [`Engine::serve`],
+    /// or a device), this engine's other threads then idle. Other algorithms
     /// ignore it.
-    pub fn set_transport(&mut self, transport: Option<Arc<dyn Transport<G>>>) {
-        self.remote = transport;
+    pub fn set_slaves(&mut self, slaves: Slaves<G>) {
+        self.slaves = slaves;
     }
 
-    /// Holds every PV-splitting message between this engine's threads back
-    /// by `latency`, as a network between machines would (zero, the
-    /// default, for none): what a cluster's latency costs, measured on one
-    /// machine. Slaves in other processes are not delayed.
-    pub fn set_message_latency(&mut self, latency: Duration) {
-        self.latency = latency;
+    /// Where PV splitting's slaves live.
+    pub fn slaves(&self) -> &Slaves<G> {
+        &self.slaves
     }
 
     /// What every search starts with: the stop flag down, the table's
@@ -174,7 +168,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 
     /// Serves, as slave `slave` of the master behind `transport` (another
-    /// process's engine, see [`Engine::set_transport`]), one search: searches
+    /// process's engine, see [`Engine::set_slaves`]), one search: searches
     /// the work it is sent with this engine's table and evaluator, in exact
     /// mode if `exact`, until the master dismisses it. On one thread, or
     /// when the engine's algorithm cannot share a subtree, on its first
@@ -297,9 +291,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 
     /// Forgets everything learnt (between unrelated positions); a cluster's
-    /// slave processes (see [`Engine::set_transport`]) forget theirs too.
+    /// slave processes (see [`Engine::set_slaves`]) forget theirs too.
     pub fn clear(&mut self) {
-        if let Some(remote) = &self.remote {
+        if let Slaves::Remote(remote) = &self.slaves {
             remote.clear();
         }
         if !self.tt_empty {
@@ -405,11 +399,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             start,
             nodes: CachePadded::default(),
         };
-        let messaging = pv_split::Messaging {
-            remote: self.remote.as_deref(),
-            latency: self.latency,
+        let mut result = match self.algorithm {
+            // The one algorithm whose work may leave this engine's threads.
+            Algorithm::PvSplit => pv_split::search(&job, &self.slaves, &mut on_iteration),
+            algorithm => parallel::search(algorithm, &job, &mut on_iteration),
         };
-        let mut result = parallel::search(self.algorithm, &job, messaging, &mut on_iteration);
         result.stats = self.sum_stats();
         result.elapsed = start.elapsed();
         if self.tracing {

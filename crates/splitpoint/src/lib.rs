@@ -41,11 +41,12 @@ pub mod testing {
 /// the [`Transport`](cluster::Transport) that carries them, and
 /// [`WireTransport`](cluster::WireTransport), which carries them as bytes
 /// over any [`Channel`](cluster::Channel) between numbered processes (an
-/// MPI communicator, say); see [`Engine::set_transport`] and
-/// [`Engine::serve`].
+/// MPI communicator, say); where the slaves live is
+/// [`Slaves`](cluster::Slaves) (see [`Engine::set_slaves`] and
+/// [`Engine::serve`]).
 pub mod cluster {
     pub use crate::parallel::transport::{
-        ChannelTransport, FrameId, Order, Report, Transport, Work, WorkId,
+        ChannelTransport, FrameId, Order, Report, Slaves, Transport, Work, WorkId,
     };
     pub use crate::parallel::wire_transport::{
         Channel, LocalChannel, Tag, WireTransport, dismiss_all, greet,

@@ -4,8 +4,10 @@
 use splitpoint::Algorithm;
 
 use super::*;
+use crate::BenchOptions;
 use crate::runner::Verdict;
 use crate::suite::Suite;
+use splitpoint_games::registry::GPU;
 
 fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Measurement {
     Measurement {
@@ -314,11 +316,63 @@ fn the_machine_ceiling_is_the_solo_searches_rate_over_serials_in_the_same_run() 
     assert!((c.ratio_max - 2.0).abs() < 1e-9, "{c:?}");
     assert!((c.ratio - 1.75).abs() < 1e-9, "{c:?}");
     let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 2));
-    let table = markdown(&options(), 2, &rows, &ceilings, &measurements);
+    // The ceiling's interval is over the runs.
+    let options = BenchOptions {
+        runs: 2,
+        ..options()
+    };
+    let table = markdown(&options, 2, &rows, &ceilings, &measurements);
     assert!(
         table.contains("| *machine ceiling* | – | 1.75 (1.50–2.00) |"),
         "{table}"
     );
-    let without = markdown(&options(), 2, &rows, &[], &measurements);
+    let without = markdown(&options, 2, &rows, &[], &measurements);
     assert!(!without.contains("machine ceiling"), "{without}");
+}
+
+/// One run has no interval to print: its time and speedup stand alone; two
+/// runs show the min–max and the bootstrap interval.
+#[test]
+fn one_run_prints_no_interval() {
+    let ybw = Algorithm::Ybw { strong: false };
+    let configs = [Config::new(Algorithm::Serial, 1), Config::new(ybw, 2)];
+    let one = vec![
+        search(Algorithm::Serial, 1, 2.0, 1000),
+        search(ybw, 2, 1.25, 1100),
+    ];
+    let table = markdown(
+        &options(),
+        2,
+        &rows(&configs, &one, &[], 1, 2, load_limit(2, 2)),
+        &[],
+        &one,
+    );
+    assert!(table.contains("| 2 | 1.250 | 1.60 | 1.1k |"), "{table}");
+    assert!(
+        table.contains("| Threads | Time (s) | Speedup over serial | Nodes |"),
+        "{table}"
+    );
+    assert!(
+        !table.contains('[') && !table.contains("min–max"),
+        "{table}"
+    );
+
+    let mut two = one.clone();
+    two.extend(one.iter().map(|m| Measurement {
+        run: 1,
+        seconds: m.seconds * 1.1,
+        ..m.clone()
+    }));
+    let options = BenchOptions {
+        runs: 2,
+        ..options()
+    };
+    let rows = rows(&configs, &two, &[], 2, 2, load_limit(2, 2));
+    let table = markdown(&options, 2, &rows, &[], &two);
+    assert!(table.contains("2 runs: median time (min–max)"), "{table}");
+    assert!(
+        table.contains("| Speedup over serial [95% CI] |"),
+        "{table}"
+    );
+    assert!(table.contains("| 2 | 1.312 (1.250–1.375) | "), "{table}");
 }

@@ -104,7 +104,7 @@ fn connect_mpi<G: NamedGame, E: Evaluator<G> + 'static>(
     engine: &mut Engine<G, E>,
     rank_algorithm: Algorithm,
 ) -> Result<()> {
-    use splitpoint::cluster::WireTransport;
+    use splitpoint::cluster::{Slaves, WireTransport};
 
     let channel = self::mpi::channel()?;
     if channel.size() == 1 {
@@ -114,7 +114,7 @@ fn connect_mpi<G: NamedGame, E: Evaluator<G> + 'static>(
     if channel.rank() == 0 {
         self::mpi::greet_once::<G, E>(&channel);
         let transport = WireTransport::<G>::master(channel, usize::MAX);
-        engine.set_transport(Some(Arc::new(transport)));
+        engine.set_slaves(Slaves::Remote(Arc::new(transport)));
         return Ok(());
     }
     engine.set_parallelism(rank_algorithm, engine.threads());

@@ -27,6 +27,7 @@
 
 mod bratko_kopec;
 mod eval;
+mod fen;
 mod middlegames;
 mod position;
 mod san;

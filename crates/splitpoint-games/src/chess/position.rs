@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square, get_king_moves};
+use cozy_chess::{Board, Color, File, Move, Piece, Square, get_king_moves};
 use splitpoint::{Game, MoveList, Outcome, ParseError};
 
-use super::san;
+use super::{fen, san};
 use crate::repetition::{History, byte_lines};
 
 /// How many earlier positions a [`Chess`] value remembers for repetitions.
@@ -301,14 +301,19 @@ impl Game for Chess {
     /// `startpos` / `start`. Castling rights must be standard chess's (king on
     /// the e-file, rooks in the corners).
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if matches!(fields.as_slice(), ["startpos" | "start"]) {
+        // Each field with its offset in `text`, for error columns.
+        let fields: Vec<(usize, &str)> = text
+            .split_whitespace()
+            .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
+            .collect();
+        let words: Vec<&str> = fields.iter().map(|&(_, w)| w).collect();
+        if matches!(words.as_slice(), ["startpos" | "start"]) {
             return Ok(Chess::start());
         }
         let fen = match fields.len() {
-            4 => format!("{} 0 1", fields.join(" ")),
-            5 => format!("{} 1", fields.join(" ")),
-            6 => fields.join(" "),
+            4 => format!("{} 0 1", words.join(" ")),
+            5 => format!("{} 1", words.join(" ")),
+            6 => words.join(" "),
             0 => {
                 return Err(ParseError::new(
                     "empty position: expected a FEN or 'startpos'",
@@ -316,32 +321,22 @@ impl Game for Chess {
             }
             n => {
                 return Err(ParseError::new(format!(
-                    "a FEN has 4 to 6 fields, found {n}"
+                    "a FEN has 4 to 6 fields (board, side to move, castling rights, \
+                     en passant square, halfmove clock, fullmove number), found {n}"
                 )));
             }
         };
-        // cozy-chess reads a board of fewer ranks (the rest empty), and a
-        // board with the kings side by side (one would take the other).
-        if fields[0].split('/').count() != 8 {
-            return Err(ParseError::new("bad FEN: the board needs eight ranks"));
-        }
-        let board =
-            Board::from_fen(&fen, false).map_err(|e| ParseError::new(format!("bad FEN: {e}")))?;
+        // Each field on its own first: cozy-chess says only which field it
+        // refused, and reads a board of fewer ranks (the rest empty).
+        fen::check_fields(&fields)?;
+        let board = Board::from_fen(&fen, false).map_err(|e| fen::explain(&fields, e))?;
+        // cozy-chess reads a board with the kings side by side (one would
+        // take the other).
         if get_king_moves(board.king(Color::White)).has(board.king(Color::Black)) {
-            return Err(ParseError::new("bad FEN: the kings are side by side"));
-        }
-        for color in [Color::White, Color::Black] {
-            let rights = board.castle_rights(color);
-            let rank = Rank::First.relative_to(color);
-            let king_home = board.king(color) == Square::new(File::E, rank);
-            if (rights.short.is_some() || rights.long.is_some()) && !king_home
-                || rights.short.is_some_and(|f| f != File::H)
-                || rights.long.is_some_and(|f| f != File::A)
-            {
-                return Err(ParseError::new(
-                    "bad FEN: Chess960 castling rights are not supported",
-                ));
-            }
+            return Err(ParseError::at(
+                fields[0].0,
+                "bad FEN board: the kings stand side by side",
+            ));
         }
         Ok(Chess::from_board(board))
     }

@@ -1,7 +1,7 @@
 //! A transport that delays messages: in tests, a random time each, the
 //! ready ones delivered in a random order (the `testing` feature: the
 //! master/slave logic must stay exact over it); in the bench, a fixed
-//! latency each ([`Engine::set_message_latency`](crate::Engine::set_message_latency):
+//! latency each (`Slaves::Threads` with a latency, [`Engine::set_slaves`](crate::Engine::set_slaves):
 //! how speedup falls as a network's latency grows, measured in-process).
 
 use std::sync::{Condvar, Mutex};

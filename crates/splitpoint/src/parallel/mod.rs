@@ -21,6 +21,7 @@ use crate::game::{Evaluator, Game};
 use abdada::Searching;
 use shared_tt::WholeTree;
 use split_pool::SplitPool;
+use transport::Slaves;
 
 pub(crate) mod abdada;
 pub(crate) mod delay_transport;
@@ -188,12 +189,12 @@ pub(crate) fn subtree_helpers<G: Game, E: Evaluator<G>>(
     }
 }
 
-/// Runs `algorithm` on the threads of `job`; `messaging` says how PV
-/// splitting's messages travel.
+/// Runs `algorithm` on the threads of `job` (`pv-split` with its slaves on
+/// the other threads: an engine whose slaves live elsewhere calls
+/// [`pv_split::search`] itself).
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     algorithm: Algorithm,
     job: &SearchJob<G, E>,
-    messaging: pv_split::Messaging<'_, G>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let threads = job.workers.len();
@@ -226,6 +227,6 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
             &SplitPool::new(threads, workloads::scheme(join_taken)),
             on_iteration,
         ),
-        Algorithm::PvSplit => pv_split::search(job, messaging, on_iteration),
+        Algorithm::PvSplit => pv_split::search(job, &Slaves::default(), on_iteration),
     }
 }

@@ -9,7 +9,8 @@
 //! position as its [`Game::position_text`] if it must cross a process). Nothing
 //! in a message points into shared memory.
 //!
-//! Across processes ([`Engine::set_transport`](crate::Engine::set_transport)),
+//! Where the slaves live is an engine's one setting, [`Slaves`]
+//! ([`Engine::set_slaves`](crate::Engine::set_slaves)). Across processes,
 //! `WireTransport` (`wire_transport.rs`) carries the messages as bytes over
 //! any channel between numbered processes; its slaves run
 //! [`Engine::serve`](crate::Engine::serve).
@@ -26,14 +27,58 @@
 //! is delivered once, eventually (after a bounded delay), to the right
 //! receiver; messages may be reordered, even between one sender and one receiver.
 
-use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::driver::lock;
 use crate::game::Game;
 use crate::score::Score;
 use crate::stats::Stats;
+
+/// Where PV splitting's slaves live: an engine's setting
+/// ([`Engine::set_slaves`](crate::Engine::set_slaves)), read by `pv-split`
+/// alone (every other algorithm ignores it).
+pub enum Slaves<G: Game> {
+    /// The engine's other threads (the default). Every message between them
+    /// is held back by `latency`, as a network between machines would (zero
+    /// for none): what a cluster's latency costs, measured on one machine.
+    Threads {
+        /// How long each message is held back.
+        latency: Duration,
+    },
+    /// Behind `transport`: slaves in other processes (each running
+    /// [`Engine::serve`](crate::Engine::serve); an MPI rank, say) or on a
+    /// device (an OpenCL kernel). The engine's own other threads idle, and
+    /// its messages are not delayed.
+    Remote(Arc<dyn Transport<G>>),
+}
+
+impl<G: Game> Default for Slaves<G> {
+    fn default() -> Self {
+        Slaves::Threads {
+            latency: Duration::ZERO,
+        }
+    }
+}
+
+impl<G: Game> Clone for Slaves<G> {
+    fn clone(&self) -> Self {
+        match self {
+            Slaves::Threads { latency } => Slaves::Threads { latency: *latency },
+            Slaves::Remote(transport) => Slaves::Remote(Arc::clone(transport)),
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Slaves<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Slaves::Threads { latency } => write!(f, "Threads {{ latency: {latency:?} }}"),
+            Slaves::Remote(_) => f.write_str("Remote"),
+        }
+    }
+}
 
 /// Names one piece of work, unique within one search.
 pub type WorkId = u64;

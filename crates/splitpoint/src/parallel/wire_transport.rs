@@ -153,8 +153,9 @@ pub fn dismiss_all(channel: &dyn Channel) {
 }
 
 /// PV splitting's messages as bytes over a [`Channel`]: on the master, the
-/// [`Transport`] its engine is given ([`Engine::set_transport`]); on a
-/// slave process, what [`serve`](WireTransport::serve)s the master.
+/// [`Transport`] its engine's slaves are behind (`Slaves::Remote`, see
+/// [`Engine::set_slaves`]); on a slave process, what
+/// [`serve`](WireTransport::serve)s the master.
 pub struct WireTransport<G: Game> {
     channel: Arc<dyn Channel>,
     /// The master: how many slaves its searches use (processes 1..=n); a

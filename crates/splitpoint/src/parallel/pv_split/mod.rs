@@ -129,7 +129,7 @@ use crate::parallel::delay_transport::DelayTransport;
 use crate::parallel::shared_node::{Merged, SharedResult};
 use crate::parallel::thresholds::PV_SPLIT_MIN_DEPTH;
 use crate::parallel::transport::{
-    ChannelTransport, FrameId, Order, Report, Transport, Work, WorkId,
+    ChannelTransport, FrameId, Order, Report, Slaves, Transport, Work, WorkId,
 };
 use crate::score::Score;
 use crate::search::hook::{NodeHook, Split, SplitNode};
@@ -329,32 +329,22 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for PvSplit<'_, G> {
     }
 }
 
-/// How PV splitting's messages travel: an engine's setting.
-#[derive(Clone, Copy)]
-pub(crate) struct Messaging<'a, G: Game> {
-    /// Slaves in other processes, behind this transport (else this
-    /// search's other threads are the slaves).
-    pub remote: Option<&'a dyn Transport<G>>,
-    /// In-process, every message is held back this long (a network's
-    /// latency, simulated).
-    pub latency: Duration,
-}
-
-/// Runs PV splitting on the threads of `job` over the in-process channel
-/// transport (or, with a latency, the delaying one; in tests, the one
-/// [`testing::with_delays`] asks for), or with thread 0 as the master of a
-/// transport across processes.
+/// Runs PV splitting with its slaves where `slaves` says: on the other
+/// threads of `job` over the in-process channel transport (or, with a
+/// latency, the delaying one; in tests, the one [`testing::with_delays`]
+/// asks for), or with thread 0 as the master of a remote transport.
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     job: &SearchJob<G, E>,
-    messaging: Messaging<'_, G>,
+    slaves: &Slaves<G>,
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
-    if let Some(transport) = messaging.remote {
-        return search_over(job, transport, false, on_iteration);
-    }
+    let latency = match slaves {
+        Slaves::Remote(transport) => return search_over(job, &**transport, false, on_iteration),
+        Slaves::Threads { latency } => *latency,
+    };
     let slaves = job.workers.len() - 1;
-    if !messaging.latency.is_zero() {
-        let transport = DelayTransport::with_latency(slaves, messaging.latency);
+    if !latency.is_zero() {
+        let transport = DelayTransport::with_latency(slaves, latency);
         return search_over(job, &transport, true, on_iteration);
     }
     #[cfg(feature = "testing")]

@@ -4,18 +4,23 @@
 //! the laboratory and the command line need to know of each game beyond its
 //! rules is [`NamedGame`]. Adding a game is a variant of `GameName`, one arm
 //! in `dispatch` and an `impl NamedGame`.
+//!
+//! Behind the `registry` feature (every game's, and serde's for
+//! [`GameName`]'s name in a report).
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use splitpoint::cluster::Transport;
-use splitpoint::{Algorithm, Evaluator, Game, Outcome, Score};
-use splitpoint_games::chess::{Chess, ChessEval};
-use splitpoint_games::draughts::{Draughts, DraughtsEval};
-use splitpoint_games::othello::{Othello, OthelloEval};
-use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
-use splitpoint_games::xiangqi::{Xiangqi, XiangqiEval};
+use splitpoint::cluster::{Channel, Slaves, Transport, WireTransport};
+use splitpoint::{Algorithm, Evaluator, Game, Outcome, Score, UnknownAlgorithm};
+
+use crate::chess::{Chess, ChessEval};
+use crate::draughts::{Draughts, DraughtsEval};
+use crate::othello::{Othello, OthelloEval};
+use crate::synthetic::{Synthetic, SyntheticEval};
+use crate::xiangqi::{Xiangqi, XiangqiEval};
 
 /// A game splitpoint plays: named on the command line, chosen by suites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -186,7 +191,7 @@ impl NamedGame for Othello {
 
     #[cfg(feature = "gpu")]
     fn gpu_transport<E: Evaluator<Self> + 'static>(eval: E, device: usize) -> GpuSlaves<Self> {
-        use splitpoint_games::othello::gpu::{Gpu, GpuTransport};
+        use crate::othello::gpu::{Gpu, GpuTransport};
         let gpu = Gpu::open(Some(device)).map_err(|e| format!("the gpu algorithm: {e}"))?;
         let transport =
             GpuTransport::new(gpu, eval).map_err(|e| format!("the gpu algorithm: {e}"))?;
@@ -212,7 +217,7 @@ impl NamedGame for Chess {
     /// The published perft tables' convention: a mate or stalemate before
     /// the last ply adds no leaf.
     fn perft(&self, depth: u32) -> u64 {
-        splitpoint_games::chess::perft(self, depth)
+        crate::chess::perft(self, depth)
     }
 }
 
@@ -229,7 +234,7 @@ impl NamedGame for Xiangqi {
     /// The published perft tables' convention: a mate before the last ply
     /// adds no leaf.
     fn perft(&self, depth: u32) -> u64 {
-        splitpoint_games::xiangqi::perft(self, depth)
+        crate::xiangqi::perft(self, depth)
     }
 }
 
@@ -247,7 +252,7 @@ impl NamedGame for Draughts {
     /// many routes reach it, and a side with no move before the last ply
     /// adds no leaf.
     fn perft(&self, depth: u32) -> u64 {
-        splitpoint_games::draughts::perft(self, depth)
+        crate::draughts::perft(self, depth)
     }
 }
 
@@ -286,5 +291,182 @@ impl GameName {
             GameName::Draughts => command.run::<Draughts>(),
             GameName::Xiangqi => command.run::<Xiangqi>(),
         }
+    }
+}
+
+/// The user's word for pv-split with an OpenCL device as its slaves
+/// (`--algorithm gpu`, the bench's `--algos gpu`, self-play's `gpu:1`), read
+/// by [`parse_algorithm`] alone; also the label of its rows.
+pub const GPU: &str = "gpu";
+
+/// Where pv-split's slaves live, as the command line and the bench choose
+/// it; [`SlavePlace::slaves`] makes it an engine's
+/// [`Slaves`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlavePlace {
+    /// The engine's other threads, every message held back by `latency`
+    /// (zero for none; the bench's `--latency`).
+    Threads {
+        /// How long each message is held back.
+        latency: Duration,
+    },
+    /// One per MPI rank (`--transport mpi`): `ranks` processes, the
+    /// master's included, one thread each on the master's side.
+    Ranks(usize),
+    /// OpenCL device `device` (`--algorithm gpu`); the master is one
+    /// thread.
+    Gpu {
+        /// The device's index (`splitpoint gpu-info`).
+        device: usize,
+    },
+}
+
+impl Default for SlavePlace {
+    fn default() -> Self {
+        SlavePlace::Threads {
+            latency: Duration::ZERO,
+        }
+    }
+}
+
+impl SlavePlace {
+    /// The master's own threads when the engine was asked for `threads`:
+    /// those, with its slaves on them; one, with its slaves elsewhere.
+    pub fn master_threads(self, threads: usize) -> usize {
+        match self {
+            SlavePlace::Threads { .. } => threads,
+            SlavePlace::Ranks(_) | SlavePlace::Gpu { .. } => 1,
+        }
+    }
+
+    /// The engine's setting for game `G` scored by `eval`: the threads, the
+    /// first `ranks - 1` other processes of `cluster`, or the device.
+    ///
+    /// # Errors
+    /// A message saying why not: no cluster of that many processes, or a
+    /// device that cannot be used ([`NamedGame::gpu_transport`]).
+    pub fn slaves<G: NamedGame, E: Evaluator<G> + 'static>(
+        self,
+        eval: E,
+        cluster: Option<&Arc<dyn Channel>>,
+    ) -> Result<Slaves<G>, String> {
+        match self {
+            SlavePlace::Threads { latency } => Ok(Slaves::Threads { latency }),
+            SlavePlace::Ranks(ranks) => {
+                let channel = cluster
+                    .filter(|c| c.size() >= ranks)
+                    .ok_or_else(|| format!("{ranks} ranks: not that many processes"))?;
+                let transport = WireTransport::<G>::master(Arc::clone(channel), ranks - 1);
+                Ok(Slaves::Remote(Arc::new(transport)))
+            }
+            SlavePlace::Gpu { device } => Ok(Slaves::Remote(G::gpu_transport(eval, device)?)),
+        }
+    }
+
+    /// The label of `algorithm`'s rows with its slaves here: the
+    /// algorithm's name, with the latency after a `+` if there is one
+    /// (`pv-split+50us`), or `/mpi` over ranks (`pv-split/mpi`), or `gpu`.
+    pub fn label(self, algorithm: Algorithm) -> String {
+        match self {
+            SlavePlace::Gpu { .. } => GPU.to_string(),
+            SlavePlace::Ranks(_) => format!("{algorithm}/mpi"),
+            SlavePlace::Threads { latency } if latency.is_zero() => algorithm.name().to_string(),
+            SlavePlace::Threads { latency } => format!("{algorithm}+{}", latency_text(latency)),
+        }
+    }
+}
+
+/// Reads an algorithm as a user names it: a library algorithm's name, its
+/// slaves on the engine's threads, or [`GPU`], pv-split with OpenCL device
+/// `device` as its slaves.
+///
+/// # Errors
+/// [`UnknownAlgorithm`] for any other name.
+pub fn parse_algorithm(
+    name: &str,
+    device: usize,
+) -> Result<(Algorithm, SlavePlace), UnknownAlgorithm> {
+    if name == GPU {
+        return Ok((Algorithm::PvSplit, SlavePlace::Gpu { device }));
+    }
+    Ok((name.parse()?, SlavePlace::default()))
+}
+
+/// A latency as `50us`, `1ms` or `2s`: the coarsest unit it fits whole.
+pub fn latency_text(d: Duration) -> String {
+    let us = d.as_micros();
+    if us % 1_000_000 == 0 {
+        format!("{}s", us / 1_000_000)
+    } else if us % 1000 == 0 {
+        format!("{}ms", us / 1000)
+    } else {
+        format!("{us}us")
+    }
+}
+
+/// Reads a latency written as [`latency_text`] writes it (or `0`).
+///
+/// # Errors
+/// A message saying what is wrong.
+pub fn parse_latency(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (digits, unit): (String, String) = (
+        text.chars().take_while(char::is_ascii_digit).collect(),
+        text.chars().skip_while(char::is_ascii_digit).collect(),
+    );
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{text}' is no latency (such as 50us, 1ms or 0)"))?;
+    let micros = match unit.as_str() {
+        "us" | "µs" => n,
+        "ms" => n.saturating_mul(1000),
+        "s" => n.saturating_mul(1_000_000),
+        "" if n == 0 => 0,
+        _ => return Err(format!("'{text}': the unit must be us, ms or s")),
+    };
+    if micros > 10_000_000 {
+        return Err(format!("'{text}': at most 10 s"));
+    }
+    Ok(Duration::from_micros(micros))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpu_is_read_as_pv_split_on_the_device_and_labelled_so() {
+        let (algorithm, place) = parse_algorithm("gpu", 2).unwrap();
+        assert_eq!(
+            (algorithm, place),
+            (Algorithm::PvSplit, SlavePlace::Gpu { device: 2 })
+        );
+        assert_eq!(place.label(algorithm), "gpu");
+        assert_eq!(place.master_threads(4), 1);
+        let (ybw, threads) = parse_algorithm("ybw", 0).unwrap();
+        assert_eq!(
+            (ybw, threads),
+            (Algorithm::Ybw { strong: false }, SlavePlace::default())
+        );
+        assert_eq!(threads.master_threads(4), 4);
+        assert!(parse_algorithm("gpu2", 0).is_err());
+    }
+
+    #[test]
+    fn labels_name_the_latency_or_the_ranks() {
+        let pv = Algorithm::PvSplit;
+        let latency = |us| SlavePlace::Threads {
+            latency: Duration::from_micros(us),
+        };
+        assert_eq!(latency(0).label(pv), "pv-split");
+        assert_eq!(latency(50).label(pv), "pv-split+50us");
+        assert_eq!(latency(2000).label(pv), "pv-split+2ms");
+        assert_eq!(SlavePlace::Ranks(3).label(pv), "pv-split/mpi");
+    }
+
+    #[test]
+    fn ranks_need_a_cluster_that_large() {
+        let e = SlavePlace::Ranks(3).slaves::<Othello, _>(OthelloEval, None);
+        assert_eq!(e.err().as_deref(), Some("3 ranks: not that many processes"));
     }
 }
