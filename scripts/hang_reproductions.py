@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reproductions of the hangs once seen under oversubscription (stops, move times, protocol sessions), each run N times in a row.
+"""The reproductions of the hangs once seen with more threads than cores (searches to a depth or a move time, and stops in engine protocol sessions), each run N times in a row.
 
 Run by hand (minutes to an hour; not in CI, which runs `splitpoint stress`):
 
