@@ -116,7 +116,7 @@ pub(crate) enum Attach {
 impl Attach {
     /// Whether a thread may attach to a slot with `subscribers` attached.
     fn allows(self, subscribers: usize) -> bool {
-        self == Attach::Any || subscribers == 0 || self == Attach::OneThenJoin
+        subscribers == 0 || self != Attach::One
     }
 
     /// How many idle threads a publication of `moves` moves can use.
@@ -320,3 +320,6 @@ impl<G: Game> SplitPool<G> {
         self.find(|head| self.chain_contains(head.parent.load(Relaxed), id))
     }
 }
+
+#[cfg(test)]
+mod tests;
