@@ -13,6 +13,8 @@ pub mod report;
 pub mod runner;
 pub mod selfplay;
 pub mod signature;
+pub mod sim_costs;
+pub mod sim_plot;
 pub mod suite;
 pub mod timeline;
 pub mod trace;
@@ -23,6 +25,7 @@ use std::time::SystemTime;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use splitpoint::cluster::{Channel, WireTransport, greet};
+use splitpoint::sim::Simulation;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, TableKind, Trace};
 use splitpoint_games::othello::{Othello, OthelloExact, solve_limits};
 
@@ -69,6 +72,15 @@ pub struct BenchOptions {
     /// Measure the machine's ceiling in every run: as many serial searches
     /// at once as each thread count above one ([`runner::CeilingSample`]).
     pub ceiling: bool,
+    /// Simulate every search on virtual processors (`threads` then counts
+    /// them, up to [`splitpoint::sim::MAX_PROCESSORS`]): one run, no
+    /// ceiling, no depth sweep and no timeline, every time virtual.
+    pub simulation: Option<Simulation>,
+    /// Where the simulation's costs came from (see [`SimulationInfo`]).
+    pub costs_from: String,
+    /// The algorithms whose every thread searches the whole tree
+    /// (shared-tt, lazy-smp, abdada) run at no more threads than this.
+    pub whole_tree_max: Option<usize>,
 }
 
 /// The processes of a cluster (MPI ranks, say) the bench may use: this
@@ -95,6 +107,22 @@ pub struct GpuDevice {
     pub index: usize,
     /// Its platform and name.
     pub name: String,
+}
+
+/// How a bench's searches were simulated.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SimulationInfo {
+    /// Nanoseconds a node.
+    pub node_ns: f64,
+    /// Nanoseconds a cache line between cores.
+    pub line_ns: f64,
+    /// Nanoseconds a wake-up.
+    pub wake_ns: f64,
+    /// Virtual nanoseconds a thread may run ahead before handing over.
+    pub quantum_ns: f64,
+    /// Where the costs came from: `calibrated` on this machine by this run,
+    /// `default` (the game's defaults), or `given`.
+    pub costs_from: String,
 }
 
 /// Everything a bench run produced; `results.json` is this, serialized.
@@ -138,6 +166,9 @@ pub struct BenchReport {
     pub time_by_depth: Vec<DepthSeries>,
     /// Every search.
     pub measurements: Vec<Measurement>,
+    /// The simulation's costs, when the searches were simulated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulation: Option<SimulationInfo>,
     /// The markdown tables.
     #[serde(skip)]
     pub markdown: String,
@@ -169,9 +200,16 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
         if algorithm == Algorithm::Serial {
             continue;
         }
+        let most = match algorithm {
+            Algorithm::SharedTt | Algorithm::LazySmp | Algorithm::Abdada => {
+                options.whole_tree_max.unwrap_or(usize::MAX)
+            }
+            _ => usize::MAX,
+        };
         configs.extend(
             threads
                 .iter()
+                .filter(|&&threads| threads == 1 || threads <= most)
                 .map(|&threads| Config::new(algorithm, threads)),
         );
     }
@@ -224,7 +262,12 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let configs = configs(options);
     let cores = machine::cores();
     let max_threads = configs.iter().map(|c| c.threads).max().unwrap_or(1);
-    let sweep = depth_sweep(suite);
+    let simulated = options.simulation.is_some();
+    let sweep = if simulated {
+        Vec::new()
+    } else {
+        depth_sweep(suite)
+    };
     let sweep_configs = sweep_configs(&configs);
     let searches_per_run = configs.len()
         + runner::ceiling_threads(&configs, options.ceiling)
@@ -242,10 +285,10 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         exact: options.exact,
         progress: &progress,
         cluster: options.cluster.as_ref().map(|c| &c.0),
-        ceiling: options.ceiling,
+        ceiling: options.ceiling && options.simulation.is_none(),
+        simulation: options.simulation,
     };
 
-    let exact = options.exact;
     let (
         SuiteRun {
             measurements,
@@ -254,39 +297,30 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         },
         mut series,
         timeline,
-    ) = match (suite.game, suite.kind) {
-        (GameName::Othello, SuiteKind::Solve) => measure(
-            &job,
-            OthelloExact,
-            move |p: &Othello, _| Limits {
-                exact,
-                ..solve_limits(p)
-            },
-            &[],
-            &[],
-        )?,
-        _ => suite.game.dispatch(Measure {
-            job: &job,
-            exact,
-            sweep: &sweep,
-            sweep_configs: &sweep_configs,
-        })?,
-    };
+    ) = measure_suite(&job, &sweep, &sweep_configs)?;
     progress.finish_and_clear();
 
+    // Virtual processors are never oversubscribed, loaded or disturbed.
+    let table_cores = if simulated { usize::MAX } else { cores };
+    let loads = if simulated { Vec::new() } else { loads };
     let load_limit = report::load_limit(cores, max_threads);
     let mut rows = report::rows(
         &configs,
         &measurements,
         &loads,
         options.runs,
-        cores,
+        table_cores,
         load_limit,
     );
+    if simulated {
+        for r in &mut rows {
+            r.fault = false;
+        }
+    }
     report::mark_defaults(&mut rows, suite.game);
     let ceilings = report::ceilings(&ceiling_samples, &measurements);
     complete_series(suite, &measurements, &rows, max_threads, &mut series);
-    let markdown = report::markdown(options, cores, &rows, &ceilings, &measurements);
+    let markdown = report::markdown(options, table_cores, &rows, &ceilings, &measurements);
     let report = BenchReport {
         schema: SCHEMA,
         version: env!("CARGO_PKG_VERSION"),
@@ -297,7 +331,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
             .collect(),
         machine: Machine::detect(),
         suite: suite.clone(),
-        exact,
+        exact: options.exact,
         table: options.table.name(),
         hash_mib: options.hash_mib,
         runs: options.runs,
@@ -309,6 +343,13 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         ceiling_samples,
         time_by_depth: series,
         measurements,
+        simulation: options.simulation.map(|s| SimulationInfo {
+            node_ns: s.costs.node_ns,
+            line_ns: s.costs.line_ns,
+            wake_ns: s.costs.wake_ns,
+            quantum_ns: s.quantum_ns,
+            costs_from: options.costs_from.clone(),
+        }),
         markdown,
         timeline,
     };
@@ -316,6 +357,58 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         write_outputs(dir, &report, cores)?;
     }
     Ok(report)
+}
+
+/// Runs `job` on its suite's game, with the evaluator and limits the
+/// suite's kind calls for, then the depth sweep.
+fn measure_suite(job: &Job, sweep: &[i32], sweep_configs: &[Config]) -> Result<Measured, String> {
+    let exact = job.exact;
+    match (job.suite.game, job.suite.kind) {
+        (GameName::Othello, SuiteKind::Solve) => measure(
+            job,
+            OthelloExact,
+            move |p: &Othello, _| Limits {
+                exact,
+                ..solve_limits(p)
+            },
+            &[],
+            &[],
+        ),
+        _ => job.suite.game.dispatch(Measure {
+            job,
+            exact,
+            sweep,
+            sweep_configs,
+        }),
+    }
+}
+
+/// The suite searched once serially on one real thread, untimed pass
+/// first: (seconds, nodes), for the simulation's node cost.
+///
+/// # Errors
+/// A message if a position cannot be read or the table allocated.
+pub fn serial_rate(options: &BenchOptions) -> Result<(f64, u64), String> {
+    let configs = [Config::new(Algorithm::Serial, 1)];
+    let progress = progress_bar(options.suite.positions.len() as u64, options.quiet);
+    progress.set_message("calibrating: the suite, serially");
+    let job = Job {
+        suite: &options.suite,
+        configs: &configs,
+        runs: 1,
+        hash_mib: options.hash_mib,
+        table: options.table,
+        exact: options.exact,
+        progress: &progress,
+        cluster: None,
+        ceiling: false,
+        simulation: None,
+    };
+    let (run, _, _) = measure_suite(&job, &[], &[])?;
+    progress.finish_and_clear();
+    let seconds = run.measurements.iter().map(|m| m.seconds).sum();
+    let nodes = run.measurements.iter().map(|m| m.nodes).sum();
+    Ok((seconds, nodes))
 }
 
 /// A cluster's process other than the master (see [`Cluster`]): serves the
@@ -426,10 +519,11 @@ fn measure<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
             });
         }
     }
-    let timeline = match timeline_config(job.configs, job.suite.game) {
-        Some(config) => Some(runner::traced_search(job, config, eval, limits)?),
-        None => None,
-    };
+    let timeline =
+        match timeline_config(job.configs, job.suite.game).filter(|_| job.simulation.is_none()) {
+            Some(config) => Some(runner::traced_search(job, config, eval, limits)?),
+            None => None,
+        };
     Ok((suite_run, series, timeline))
 }
 
@@ -544,6 +638,9 @@ fn write_outputs(dir: &std::path::Path, report: &BenchReport, cores: usize) -> R
     )?;
     if let Some((name, trace)) = &report.timeline {
         timeline::write(dir, name, trace)?;
+    }
+    if report.simulation.is_some() {
+        sim_plot::write(dir, &report.suite.name, report.suite.game, &report.rows)?;
     }
     Ok(())
 }

@@ -20,9 +20,9 @@ use crate::report::{Ceiling, Row};
 use splitpoint_games::registry;
 
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
-const SIZE: (u32, u32) = (1000, 600);
+pub(crate) const SIZE: (u32, u32) = (1000, 600);
 /// The chart's width; the legend takes the rest.
-const CHART_WIDTH: u32 = 790;
+pub(crate) const CHART_WIDTH: u32 = 790;
 /// The machine ceiling's colour: a grey apart from every algorithm's.
 const CEILING: RGBColor = RGBColor(90, 90, 90);
 
@@ -34,7 +34,7 @@ pub(crate) fn register_font() {
     });
 }
 
-type PlotResult = Result<(), String>;
+pub(crate) type PlotResult = Result<(), String>;
 
 pub(crate) fn err(e: impl std::fmt::Display) -> String {
     format!("plot: {e}")
@@ -52,8 +52,8 @@ enum Shape {
 
 /// How one algorithm is drawn.
 #[derive(Clone, Copy)]
-struct Look {
-    color: RGBColor,
+pub(crate) struct Look {
+    pub(crate) color: RGBColor,
     shape: Shape,
     filled: bool,
 }
@@ -79,7 +79,7 @@ const COLORS: [RGBColor; 11] = [
 /// in another shape for each order of magnitude of its latency; over a
 /// cluster's processes (`pv-split/mpi`), in its own shape filled the other
 /// way.
-fn look(label: &str) -> Look {
+pub(crate) fn look(label: &str) -> Look {
     if let Some((algorithm, _)) = label.split_once('/') {
         let base = algorithm_look(algorithm);
         return Look {
@@ -157,12 +157,12 @@ fn outline(shape: Shape) -> Vec<(i32, i32)> {
 /// An algorithm's marker at a point: its shape filled with its colour, or
 /// white inside its colour. An element of its own (not a composition) so
 /// that it borrows nothing from the backend.
-struct Marker<C> {
+pub(crate) struct Marker<C> {
     at: C,
     look: Look,
 }
 
-fn marker<C>(at: C, look: Look) -> Marker<C> {
+pub(crate) fn marker<C>(at: C, look: Look) -> Marker<C> {
     Marker { at, look }
 }
 
@@ -202,7 +202,7 @@ impl<C, DB: DrawingBackend> Drawable<DB> for Marker<C> {
 }
 
 /// The algorithms in `rows`, in their first order.
-fn algorithms(rows: &[Row]) -> Vec<String> {
+pub(crate) fn algorithms(rows: &[Row]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for r in rows {
         if !names.contains(&r.algorithm) {

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use indicatif::ProgressBar;
 use splitpoint::cluster::Channel;
+use splitpoint::sim::Simulation;
 use splitpoint::{Algorithm, Engine, Evaluator, Limits, Score, TableKind, Trace};
 
 use crate::machine::load_average;
@@ -185,6 +186,52 @@ pub struct Measurement {
     pub found_best: Option<bool>,
     /// Whether the answer is right.
     pub verdict: Verdict,
+    /// A simulated search: where its virtual processors' time went
+    /// (`seconds` is then virtual).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sim: Option<SimShares>,
+}
+
+/// Where a simulated search's processor time went, in virtual seconds
+/// summed over its processors ([`splitpoint::sim::Report`]).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct SimShares {
+    /// Processor time in all (the four shares' sum).
+    pub processor_seconds: f64,
+    /// Visiting nodes.
+    pub search: f64,
+    /// Publishing, attaching, merging, sending.
+    pub overhead: f64,
+    /// With no work.
+    pub idle: f64,
+    /// With work, waiting for others' results.
+    pub wait: f64,
+    /// Of `search`, the nodes under split points a cutoff made useless.
+    pub cut_off: f64,
+    /// Waits a wake-up ended, and those their timeout ended.
+    pub wakeups: u64,
+    /// Waits ended by their timeout.
+    pub timeouts: u64,
+    /// Real seconds the simulation took.
+    pub real_seconds: f64,
+}
+
+impl SimShares {
+    /// The shares of `report`, with `aborted_nodes` at `node_ns` each as the
+    /// work cut off.
+    pub fn new(report: &splitpoint::sim::Report, aborted_nodes: u64, node_ns: f64) -> Self {
+        SimShares {
+            processor_seconds: report.processor_seconds,
+            search: report.search_seconds,
+            overhead: report.overhead_seconds,
+            idle: report.idle_seconds,
+            wait: report.wait_seconds,
+            cut_off: (aborted_nodes as f64 * node_ns * 1e-9).min(report.search_seconds),
+            wakeups: report.wakeups,
+            timeouts: report.timeouts,
+            real_seconds: report.real_seconds,
+        }
+    }
 }
 
 /// The machine's 1-minute load average before and after one run of one
@@ -290,6 +337,8 @@ pub struct Job<'a> {
     pub cluster: Option<&'a Arc<dyn Channel>>,
     /// Measure the machine's ceiling in every run ([`CeilingSample`]).
     pub ceiling: bool,
+    /// Simulate every search on virtual processors instead of timing it.
+    pub simulation: Option<Simulation>,
 }
 
 impl Job<'_> {
@@ -306,6 +355,7 @@ impl Job<'_> {
     ) -> Result<Engine<G, E>, String> {
         let mut engine = config.engine(eval, self.hash_mib, self.cluster)?;
         engine.set_table_kind(self.table);
+        engine.set_simulation(self.simulation);
         Ok(engine)
     }
 }
@@ -368,8 +418,8 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
         .map_err(|e| format!("the machine's ceiling (--no-ceiling goes without): {e}"))?;
     let mut ceilings = Vec::new();
     // An untimed pass first: caches, page faults and the CPU's clock settle
-    // before anything is timed.
-    if let Some(engine) = engines.first_mut() {
+    // before anything is timed (a simulation times nothing).
+    if let Some(engine) = engines.first_mut().filter(|_| job.simulation.is_none()) {
         job.progress.set_message("warm-up".to_string());
         for (i, pos) in positions.iter().enumerate() {
             engine.clear();
@@ -417,6 +467,10 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
                     device_micros: r.stats.device_micros,
                     found_best: None,
                     verdict: Verdict::Ok,
+                    sim: engine.simulation_report().map(|report| {
+                        let node_ns = job.simulation.map_or(0.0, |s| s.costs.node_ns);
+                        SimShares::new(report, r.stats.aborted_nodes, node_ns)
+                    }),
                 });
                 job.progress.inc(1);
             }

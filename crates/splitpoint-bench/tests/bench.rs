@@ -22,6 +22,9 @@ fn options(suite: Suite, out: Option<std::path::PathBuf>) -> BenchOptions {
         out,
         quiet: true,
         ceiling: true,
+        simulation: None,
+        costs_from: String::new(),
+        whole_tree_max: None,
     }
 }
 

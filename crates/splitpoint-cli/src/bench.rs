@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use splitpoint::Algorithm;
+use splitpoint::sim::{MAX_PROCESSORS, Simulation};
 use splitpoint_bench::machine::cores;
 use splitpoint_bench::report::Row;
 use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
-use splitpoint_bench::{BenchOptions, BenchReport, Cluster, GpuDevice, run, signature};
+use splitpoint_bench::{BenchOptions, BenchReport, Cluster, GpuDevice, run, signature, sim_costs};
 use splitpoint_games::registry::{SlavePlace, parse_algorithm, parse_latency};
 
 use crate::error::{Error, Result};
@@ -164,6 +165,37 @@ pub struct BenchArgs {
     ])]
     pub signature: bool,
 
+    /// Simulate instead of timing: every configuration runs its real
+    /// algorithm on --threads virtual processors (up to 1,024, whatever the
+    /// machine's cores) in deterministic virtual time, each node and
+    /// parallel operation costed (--calibrate, --sim-costs); one run, no
+    /// ceiling. Adds the processors' time breakdown (searching, overhead,
+    /// idle, waiting, work cut off) and sim_speedup.svg/.png (speedup and
+    /// efficiency against processors, log axis). With --algos all, the
+    /// algorithms whose every thread searches the whole tree (shared-tt,
+    /// lazy-smp, abdada) stop at 16 processors: each simulated processor
+    /// costs real time, and theirs each search the whole tree (name them in
+    /// --algos to go further)
+    #[arg(long)]
+    pub sim: bool,
+
+    /// With --sim: measure the costs on this machine first (a node: the
+    /// suite searched serially, timed; a cache line and a wake-up: two
+    /// threads handing a flag back and forth) instead of the game's
+    /// defaults; written into results.json
+    #[arg(long, requires = "sim")]
+    pub calibrate: bool,
+
+    /// With --sim: the costs, nanoseconds, as node=N,line=N,wake=N (any of
+    /// them; the rest from the game's defaults or --calibrate)
+    #[arg(long, value_name = "node=N,line=N,wake=N", requires = "sim")]
+    pub sim_costs: Option<String>,
+
+    /// With --sim: how far (virtual nanoseconds) a processor may run ahead of
+    /// the next before handing over; smaller is finer and slower
+    #[arg(long, value_name = "NS", requires = "sim")]
+    pub quantum: Option<f64>,
+
     /// Also write the thread timeline the bench records (the first position,
     /// searched once more untimed by the game's default algorithm at the most
     /// threads; drawn as timeline.svg) to FILE, in Chrome's trace-event
@@ -247,20 +279,37 @@ pub fn parse_algorithms(text: &str) -> Result<(Vec<Algorithm>, bool)> {
     Ok((algorithms, gpu))
 }
 
-/// Parses `--threads`.
-pub fn parse_threads(text: &str) -> Result<Vec<usize>> {
+/// Parses `--threads`: real threads up to 256, or with `sim` virtual
+/// processors up to [`MAX_PROCESSORS`].
+pub fn parse_threads(text: &str, sim: bool) -> Result<Vec<usize>> {
     if text == "max" {
-        return Ok((1..=cores()).collect());
+        return Ok(if sim {
+            SIM_PROCESSORS.to_vec()
+        } else {
+            (1..=cores()).collect()
+        });
     }
+    let (most, what) = if sim {
+        (MAX_PROCESSORS, "a processor count from 1 to 1024")
+    } else {
+        (256, "a thread count from 1 to 256")
+    };
     text.split(',')
         .map(|t| match t.trim().parse::<usize>() {
-            Ok(n) if (1..=256).contains(&n) => Ok(n),
+            Ok(n) if (1..=most).contains(&n) => Ok(n),
             _ => Err(Error::input(format!(
-                "--threads: '{t}' is not a thread count from 1 to 256 (or 'max')"
+                "--threads: '{t}' is not {what} (or 'max')"
             ))),
         })
         .collect()
 }
+
+/// `--sim --threads max`: the powers of two up to [`MAX_PROCESSORS`].
+const SIM_PROCESSORS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/// With --algos all, the whole-tree algorithms stop at this many simulated
+/// processors (see --sim).
+const WHOLE_TREE_SIM_MAX: usize = 16;
 
 /// Runs the bench: the signature, the quick run, or one suite.
 pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
@@ -385,8 +434,11 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
             name,
         });
     }
-    options.threads = parse_threads(&args.threads)?;
+    options.threads = parse_threads(&args.threads, args.sim)?;
     options.runs = args.runs;
+    if args.sim {
+        simulation_options(args, &mut options)?;
+    }
     if let Some(list) = &args.latency {
         if !options.algorithms.contains(&Algorithm::PvSplit) {
             return Err(Error::input(
@@ -415,6 +467,42 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
         }
     }
     Ok(options)
+}
+
+/// `--sim`'s settings: the costs (the game's defaults, measured, or given),
+/// the quantum, and what a simulation leaves out (runs, the ceiling, the
+/// whole-tree algorithms' many processors, unless asked for).
+fn simulation_options(args: &BenchArgs, options: &mut BenchOptions) -> Result<()> {
+    if args.transport != "threads" || options.gpu.is_some() {
+        return Err(Error::input(
+            "--sim: simulates this process's threads (not --transport mpi or the gpu row)",
+        ));
+    }
+    let mut costs = sim_costs::defaults(options.suite.game, options.suite.kind);
+    options.costs_from = "default".to_string();
+    if args.calibrate {
+        costs = sim_costs::calibrate(options).map_err(Error::input)?;
+        options.costs_from = "calibrated".to_string();
+    }
+    if let Some(text) = &args.sim_costs {
+        costs =
+            sim_costs::parse(text, costs).map_err(|e| Error::input(format!("--sim-costs: {e}")))?;
+        options.costs_from = "given".to_string();
+    }
+    let mut simulation = Simulation::with_costs(costs);
+    if let Some(q) = args.quantum {
+        simulation.quantum_ns = q;
+    }
+    simulation
+        .validate()
+        .map_err(|e| Error::input(format!("--sim: {e}")))?;
+    options.simulation = Some(simulation);
+    options.runs = 1;
+    options.ceiling = false;
+    if args.algos == "all" {
+        options.whole_tree_max = Some(WHOLE_TREE_SIM_MAX);
+    }
+    Ok(())
 }
 
 /// The --ranks list: each from 1 to the processes mpirun started (all of
@@ -492,6 +580,9 @@ fn common_options(args: &BenchArgs, suite: Suite) -> Result<BenchOptions> {
         out: Some(args.out.clone()),
         quiet: args.quiet,
         ceiling: !args.no_ceiling,
+        simulation: None,
+        costs_from: String::new(),
+        whole_tree_max: None,
     })
 }
 

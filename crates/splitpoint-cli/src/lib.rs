@@ -27,6 +27,9 @@ mod stress;
 pub mod ucci;
 pub mod uci;
 
+use splitpoint::sim::Simulation;
+use splitpoint_bench::sim_costs;
+use splitpoint_bench::suite::SuiteKind;
 use std::ffi::OsString;
 use std::io::{self, ErrorKind};
 use std::process::ExitCode;
@@ -122,6 +125,14 @@ pub struct ParallelArgs {
     /// and bounds
     #[arg(long, value_name = "FILE")]
     pub trace: Option<std::path::PathBuf>,
+
+    /// Simulate: the threads become virtual processors (up to 1,024,
+    /// whatever the machine's cores) running the real algorithm one at a
+    /// time in deterministic virtual time, at the game's default costs (see
+    /// `bench --sim`); times are virtual, and a last line says where the
+    /// processors' time went
+    #[arg(long)]
+    pub sim: bool,
 }
 
 /// The engine of a one-off search or solve: its table, its threads and how
@@ -212,11 +223,20 @@ impl ParallelArgs {
         &self,
         engine: &mut Engine<G, E>,
     ) -> Result<()> {
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            let max = MAX_THREADS;
+        let max = if self.sim {
+            splitpoint::sim::MAX_PROCESSORS
+        } else {
+            MAX_THREADS
+        };
+        if !(1..=max).contains(&self.threads) {
             return Err(Error::input(format!(
-                "--threads: {} is out of range (1 to {max})",
-                self.threads
+                "--threads: {} is out of range (1 to {max}{})",
+                self.threads,
+                if self.sim {
+                    ""
+                } else {
+                    "; up to 1024 with --sim"
+                }
             )));
         }
         let (algorithm, slaves) = self.choice()?;
@@ -237,7 +257,33 @@ impl ParallelArgs {
         engine.set_table_kind(table);
         engine.set_parallelism(algorithm, self.threads);
         engine.set_trace(self.trace.is_some());
+        if self.sim {
+            if self.trace.is_some() || !matches!(slaves, SlavePlace::Threads { .. }) {
+                return Err(Error::input(
+                    "--sim: simulates this process's threads (not --trace, nor the gpu)",
+                ));
+            }
+            let costs = sim_costs::defaults(G::GAME, SuiteKind::Depth(0));
+            engine.set_simulation(Some(Simulation::with_costs(costs)));
+        }
         Ok(())
+    }
+
+    /// One line on where a simulated search's processors' time went.
+    pub fn simulation_line<G: Game, E: Evaluator<G>>(engine: &Engine<G, E>) -> Option<String> {
+        let r = engine.simulation_report()?;
+        let share = |x: f64| 100.0 * x / r.processor_seconds.max(1e-18);
+        Some(format!(
+            "simulated {} processors: {:.6} s virtual ({:.2} s real); searching {:.1}%, \
+             overhead {:.1}%, idle {:.1}%, waiting {:.1}%",
+            r.processors,
+            r.seconds,
+            r.real_seconds,
+            share(r.search_seconds),
+            share(r.overhead_seconds),
+            share(r.idle_seconds),
+            share(r.wait_seconds)
+        ))
     }
 }
 

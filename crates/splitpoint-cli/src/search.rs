@@ -198,6 +198,9 @@ impl GameCommand for &SearchArgs {
         written?;
         self.engine.parallel.write_trace(&traced(&mut engine))?;
         write_summary(&mut stdout(), &pos, &result)?;
+        if let Some(line) = ParallelArgs::simulation_line(&engine) {
+            writeln!(stdout(), "{line}")?;
+        }
         Ok(ExitCode::SUCCESS)
     }
 }

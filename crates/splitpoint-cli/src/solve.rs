@@ -16,7 +16,8 @@ use splitpoint_games::othello::{
 use crate::error::{Error, Result};
 use crate::games::{GameName, line_text, parse_game};
 use crate::search::StatsJson;
-use crate::{EngineArgs, report, stdout};
+use crate::{EngineArgs, ParallelArgs, report, stdout};
+use splitpoint_bench::suite::SuiteKind;
 
 /// The FFO position solved when none is given.
 const DEFAULT_FFO: u32 = 40;
@@ -160,6 +161,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     }
     let jobs = jobs(args)?;
     let mut engine = args.engine.engine(OthelloExact)?;
+    if args.engine.parallel.sim {
+        // The solver's nodes, not the midgame's.
+        let costs = splitpoint_bench::sim_costs::defaults(game, SuiteKind::Solve);
+        engine.set_simulation(Some(splitpoint::sim::Simulation::with_costs(costs)));
+    }
     let mut out = stdout();
     if !args.json {
         let expected = if jobs.iter().any(|j| j.known.is_some()) {
@@ -202,7 +208,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             if args.json {
                 report::json_line(&mut out, &to_json(job, &result, correct))
             } else {
-                write_row(&mut out, job, &result, correct)
+                write_row(&mut out, job, &result, correct)?;
+                match ParallelArgs::simulation_line(&engine) {
+                    Some(line) => writeln!(out, "     {line}"),
+                    None => Ok(()),
+                }
             }
         })?;
         if !correct {

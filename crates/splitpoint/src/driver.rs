@@ -9,7 +9,7 @@
 //! for every thread when one panics.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
@@ -19,6 +19,8 @@ use crate::pool::WorkerPool;
 use crate::score::{INFINITY, Score, WIN, is_decisive};
 use crate::search::hook::NodeHook;
 use crate::search::{RootMove, SearchContext, Worker, move_to_front};
+use crate::sim::Sim;
+use crate::sim::scheduler::Member;
 use crate::stats::Stats;
 use crate::trace::EventKind;
 use crate::tt::TranspositionTable;
@@ -155,6 +157,8 @@ pub(crate) struct SearchJob<'a, G: Game, E: Evaluator<G>> {
     pub start: Instant,
     /// The nodes every thread has counted so far (see [`Worker::count_nodes`]).
     pub nodes: CachePadded<AtomicU64>,
+    /// The simulation the search runs in, if any (see [`crate::sim`]).
+    pub sim: Option<&'a Arc<Sim>>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
@@ -178,7 +182,23 @@ impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
         ctx.deadline = self.limits.movetime.map(|t| self.start + t);
         ctx.node_limit = self.limits.nodes;
         ctx.node_count = Some(&self.nodes);
+        ctx.sim = self.sim.map(|s| &**s);
         ctx
+    }
+
+    /// The time since the search began: on the calling thread's virtual
+    /// clock when simulated.
+    pub fn elapsed(&self) -> Duration {
+        match crate::sim::current(|sim, me| sim.now(me)) {
+            Some(ps) if self.sim.is_some() => Duration::from_nanos(ps / 1000),
+            _ => self.start.elapsed(),
+        }
+    }
+
+    /// Makes the calling thread simulated thread `thread`, if the search is
+    /// simulated, until the returned guard is dropped.
+    pub fn simulate(&self, thread: usize) -> Option<Member> {
+        self.sim.map(|sim| sim.enter(thread))
     }
 
     /// The deepest iteration asked for.
@@ -313,7 +333,7 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         // Every thread's nodes, so that the line's count and speed are the
         // search's, not thread 0's (other threads' last few are not in yet).
         result.stats.nodes = search.worker().count_nodes(&job.nodes);
-        result.elapsed = job.start.elapsed();
+        result.elapsed = job.elapsed();
         on_iteration(&result);
         // A proven result cannot change with more depth.
         if is_decisive(score) && limits.depth.is_none() && depth > (WIN - score.abs()) {
@@ -441,6 +461,9 @@ pub(crate) fn on_every_thread<G: Game, E: Evaluator<G>>(
     work: impl Fn(usize) + Sync,
 ) {
     job.pool.broadcast(|thread| {
+        // Declared first, dropped last: the thread leaves the simulation
+        // only after the search has ended for it.
+        let _simulated = job.simulate(thread);
         let _end_on_panic = EndOnPanic {
             stop: job.stop,
             dismiss,

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
@@ -14,6 +14,7 @@ use crate::parallel::{self, Algorithm, pv_split};
 use crate::pool::WorkerPool;
 use crate::search::Worker;
 use crate::search::history::SharedHistory;
+use crate::sim::{self, Sim, Simulation};
 use crate::stats::Stats;
 use crate::trace::{Recorder, Trace};
 use crate::tt::{TableAllocError, TableKind, TranspositionTable};
@@ -77,6 +78,10 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     trace: Option<Trace>,
     /// Where PV splitting's slaves live.
     slaves: Slaves<G>,
+    /// Simulate every search on virtual processors, so costed.
+    simulation: Option<Simulation>,
+    /// The last simulated search's report.
+    sim_report: Option<sim::Report>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -112,7 +117,53 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             tracing: false,
             trace: None,
             slaves: Slaves::default(),
+            simulation: None,
+            sim_report: None,
         })
+    }
+
+    /// Simulates every search from now on (or stops simulating): the
+    /// engine's threads become virtual processors running in virtual time,
+    /// one at a time (see [`crate::sim`]). The answer, nodes and the
+    /// result's `elapsed` (then virtual) are the same on every machine;
+    /// [`Engine::simulation_report`] tells where the processors' time went.
+    /// pv-split's messages take the latency of [`Slaves::Threads`] in
+    /// virtual time; pv-split whose slaves are behind a transport is not
+    /// simulated. Thread counts up to [`sim::MAX_PROCESSORS`] make sense
+    /// here, whatever the machine's cores.
+    ///
+    /// ```
+    /// # use splitpoint::{Evaluator, Game, MoveList, Outcome, Score};
+    /// # #[derive(Clone)] struct Nim(u8);
+    /// # impl Game for Nim {
+    /// #     type Move = u8;
+    /// #     type Moves = MoveList<u8>;
+    /// #     fn generate_moves(&self, m: &mut MoveList<u8>) { m.extend(1..=self.0.min(3)) }
+    /// #     fn play(&self, take: u8) -> Self { Nim(self.0 - take) }
+    /// #     fn hash(&self) -> u64 { u64::from(self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15) }
+    /// #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
+    /// #     fn move_key(take: u8) -> u16 { u16::from(take) }
+    /// # }
+    /// # struct Even;
+    /// # impl Evaluator<Nim> for Even { fn evaluate(&self, _: &Nim) -> Score { 0 } }
+    /// use splitpoint::sim::Simulation;
+    /// use splitpoint::{Algorithm, Engine, Limits};
+    ///
+    /// let mut engine = Engine::new(Even, 1);
+    /// engine.set_parallelism(Algorithm::Ybw { strong: false }, 16);
+    /// engine.set_simulation(Some(Simulation::default()));
+    /// let a = engine.search(&Nim(30), &Limits::to_depth(10).exact());
+    /// let b = engine.search(&Nim(30), &Limits::to_depth(10).exact());
+    /// assert_eq!((a.score, a.stats.nodes, a.elapsed), (b.score, b.stats.nodes, b.elapsed));
+    /// assert_eq!(engine.simulation_report().unwrap().processors, 16);
+    /// ```
+    pub fn set_simulation(&mut self, simulation: Option<Simulation>) {
+        self.simulation = simulation;
+    }
+
+    /// The last search's simulation report, if it was simulated.
+    pub fn simulation_report(&self) -> Option<&sim::Report> {
+        self.sim_report.as_ref()
     }
 
     /// Records the thread timeline of every search from now on (or stops
@@ -363,6 +414,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
         self.begin_search();
+        self.sim_report = None;
         for (thread, w) in self.workers.iter_mut().enumerate() {
             let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
             w.trace = self.tracing.then(|| Recorder::new(start, thread));
@@ -387,7 +439,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             result.score = self.eval.evaluate(root);
             return result;
         }
+        let simulated = match (self.algorithm, &self.slaves) {
+            (Algorithm::PvSplit, Slaves::Remote(_)) => None,
+            (Algorithm::Serial, _) => self.simulation.map(|c| Sim::new(1, c)),
+            _ => self.simulation.map(|c| Sim::new(self.workers.len(), c)),
+        };
         let job = SearchJob {
+            sim: simulated.as_ref(),
             pool: &self.pool,
             workers: &self.workers,
             tt: &self.tt,
@@ -406,6 +464,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         };
         result.stats = self.sum_stats();
         result.elapsed = start.elapsed();
+        if let Some(sim) = &simulated {
+            let report = sim.report();
+            result.elapsed = Duration::from_secs_f64(report.seconds);
+            result.stats.idle_micros = (report.idle_seconds * 1e6) as u64;
+            result.stats.wait_micros = (report.wait_seconds * 1e6) as u64;
+            self.sim_report = Some(report);
+        }
         if self.tracing {
             self.trace = Some(self.collect_trace());
         }

@@ -19,6 +19,7 @@ mod parallel;
 mod pool;
 mod score;
 pub mod search;
+pub mod sim;
 mod stats;
 #[cfg(test)]
 mod test_games;

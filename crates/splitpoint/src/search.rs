@@ -30,6 +30,7 @@ use arrayvec::ArrayVec;
 use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
 use crate::score::{INFINITY, Score, is_decisive};
+use crate::sim::Sim;
 use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
 use crate::tt::TranspositionTable;
@@ -71,6 +72,9 @@ pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
     /// How other threads get this one's attention inside the recursive
     /// search (DTS's requests for work); `None` elsewhere.
     pub(crate) interrupt: Option<Interrupt<'a, G>>,
+    /// The simulation this thread runs in, if any: every node ticks its
+    /// virtual clock.
+    pub(crate) sim: Option<&'a Sim>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
@@ -87,6 +91,7 @@ impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
             thread: 0,
             hook: None,
             interrupt: None,
+            sim: None,
         }
     }
 }
@@ -275,6 +280,9 @@ impl<G: Game> Worker<G> {
     /// is reached.
     #[inline]
     pub(crate) fn poll_stop<E: Evaluator<G>>(&mut self, ctx: &SearchContext<G, E>) -> bool {
+        if let Some(sim) = ctx.sim {
+            sim.tick(ctx.thread, self.stats.nodes);
+        }
         if self.stopped {
             return true;
         }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::{Ceiling, Row, load_limit};
 use crate::BenchOptions;
-use crate::runner::Measurement;
+use crate::runner::{Measurement, SimShares};
 use crate::suite::SuiteKind;
 use splitpoint_games::registry::GPU;
 
@@ -105,6 +105,71 @@ fn gpu_table(s: &mut String, rows: &[Row], device: Option<&str>) {
             r.transfer_ms,
             r.kernel_ms,
             1e3 * r.seconds
+        );
+    }
+}
+
+/// A simulation's breakdown: per configuration, where the virtual
+/// processors' time went (summed over the suite), and the real time the
+/// simulation took.
+fn simulation_table(
+    s: &mut String,
+    options: &BenchOptions,
+    rows: &[Row],
+    measurements: &[Measurement],
+) {
+    let Some(sim) = options.simulation else {
+        return;
+    };
+    let _ = writeln!(
+        s,
+        "
+### Simulation: where the processors' time went
+
+         Virtual time: {} ns a node, {} ns a cache line, {} ns a wake-up ({} costs),          a {} ns quantum. Shares of processors × time, summed over the suite;          *cut off* is the part of *searching* spent under split points a cutoff          made useless.
+",
+        sim.costs.node_ns,
+        sim.costs.line_ns,
+        sim.costs.wake_ns,
+        options.costs_from,
+        sim.quantum_ns
+    );
+    let _ = writeln!(
+        s,
+        "| Algorithm | Processors | Speedup | Efficiency | Searching | Cut off | Overhead | Idle | Waiting | Timeouts | Real (s) |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let mut sum = SimShares::default();
+        for m in measurements
+            .iter()
+            .filter(|m| m.algorithm == r.algorithm && m.threads == r.threads)
+        {
+            let Some(x) = &m.sim else { continue };
+            sum.processor_seconds += x.processor_seconds;
+            sum.search += x.search;
+            sum.cut_off += x.cut_off;
+            sum.overhead += x.overhead;
+            sum.idle += x.idle;
+            sum.wait += x.wait;
+            sum.timeouts += x.timeouts;
+            sum.real_seconds += x.real_seconds;
+        }
+        let share = |x: f64| 100.0 * x / sum.processor_seconds.max(1e-18);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.2} | {:.0}% | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {} | {:.1} |",
+            r.algorithm,
+            r.threads,
+            r.speedup,
+            100.0 * r.speedup / r.threads as f64,
+            share(sum.search),
+            share(sum.cut_off),
+            share(sum.overhead),
+            share(sum.idle),
+            share(sum.wait),
+            sum.timeouts,
+            sum.real_seconds
         );
     }
 }
@@ -277,6 +342,7 @@ pub fn markdown(
         );
     }
     messages_table(&mut s, rows);
+    simulation_table(&mut s, options, rows, measurements);
     gpu_table(&mut s, rows, options.gpu.as_ref().map(|g| g.name.as_str()));
     if threads.iter().any(|&t| t > cores) {
         let _ = writeln!(

@@ -33,6 +33,7 @@ fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Mea
         device_micros: 0,
         found_best: None,
         verdict: Verdict::Ok,
+        sim: None,
     }
 }
 
@@ -52,6 +53,9 @@ fn options() -> BenchOptions {
         out: None,
         quiet: true,
         ceiling: true,
+        simulation: None,
+        costs_from: String::new(),
+        whole_tree_max: None,
     }
 }
 

@@ -15,8 +15,17 @@
 //! The split-point pool has one `IdleSleep` for idle helpers and one per
 //! thread for an owner waiting for the threads at its slot; DTS has one per
 //! thread, so that a request reaches the one thread it is for.
+//!
+//! In a simulation ([`crate::sim`]) every wait here is a wait in virtual
+//! time and every wake-up an event of the simulation: the same calls, so
+//! the algorithms above do not know which they run in.
 
+use std::thread::Thread;
 use std::time::{Duration, Instant};
+
+#[cfg(not(loom))]
+use crate::sim::Sim;
+use crate::sim::{self, WaitKind};
 
 #[cfg(loom)]
 use loom::sync::{
@@ -59,6 +68,20 @@ pub(crate) struct Policy {
     /// The longest sleep: a safety net, since whoever makes the wait end
     /// wakes the sleepers.
     pub nap: Duration,
+    /// What the waiter waits for (the simulation's time breakdown).
+    pub kind: WaitKind,
+}
+
+/// What one turn of spinning takes, for the simulation: how long a waiter
+/// still spinning takes to notice its wait is over is a cache line, and
+/// for how long it is still spinning is `spins` turns of this.
+const SPIN_TURN: Duration = Duration::from_nanos(30);
+
+impl Policy {
+    /// How long a waiter spins and yields before it sleeps.
+    fn polling(&self) -> Duration {
+        SPIN_TURN * self.spins + self.yield_for
+    }
 }
 
 /// A helper with nothing to do, looking for work (YBW, workloads).
@@ -66,6 +89,7 @@ pub(crate) const IDLE_HELPER: Policy = Policy {
     spins: 64,
     yield_for: Duration::from_micros(200),
     nap: Duration::from_millis(2),
+    kind: WaitKind::Idle,
 };
 
 /// An owner waiting for the helpers at its split point or workload: most
@@ -75,6 +99,7 @@ pub(crate) const OWNER: Policy = Policy {
     spins: 64,
     yield_for: Duration::from_millis(2),
     nap: Duration::from_millis(1),
+    kind: WaitKind::Results,
 };
 
 /// An idle DTS thread: no yield, because an idle DTS thread is woken
@@ -88,6 +113,7 @@ pub(crate) const DTS_IDLE: Policy = Policy {
     spins: 1024,
     yield_for: Duration::ZERO,
     nap: Duration::from_millis(1),
+    kind: WaitKind::Idle,
 };
 
 /// A DTS thread waiting for the answer to its help offer: the answer comes
@@ -100,6 +126,7 @@ pub(crate) const DTS_ANSWER: Policy = Policy {
     spins: 1024,
     yield_for: Duration::ZERO,
     nap: Duration::from_millis(1),
+    kind: WaitKind::Idle,
 };
 
 impl Backoff {
@@ -121,6 +148,10 @@ impl Backoff {
     /// One turn of waiting: spin, yield, or sleep in `sleep` until woken
     /// (at most the policy's nap), unless `ready()` says the wait is over.
     pub(crate) fn snooze(&mut self, sleep: &IdleSleep, ready: impl Fn() -> bool) {
+        #[cfg(not(loom))]
+        if sim::current(|sim, me| sleep.sleep_simulated(sim, me, &self.policy, &ready)).is_some() {
+            return;
+        }
         if self.spin_or_yield() {
             sleep.sleep_unless(self.policy.nap, ready);
         }
@@ -130,6 +161,13 @@ impl Backoff {
     /// park for at most the policy's nap. (A stray unpark only ends one
     /// park early: the caller checks its condition every turn.)
     pub(crate) fn park(&mut self) {
+        let policy = &self.policy;
+        let simulated = sim::current(|sim, me| {
+            sim.park(me, policy.nap, policy.polling(), policy.kind);
+        });
+        if simulated.is_some() {
+            return;
+        }
         if self.spin_or_yield() {
             std::thread::park_timeout(self.policy.nap);
         }
@@ -178,6 +216,27 @@ impl IdleSleep {
         self.sleepers.fetch_sub(1, SeqCst);
     }
 
+    /// [`IdleSleep::sleep_unless`] in a simulation: the same announcement
+    /// and re-check, then a wait in virtual time.
+    #[cfg(not(loom))]
+    fn sleep_simulated(&self, sim: &Sim, me: usize, policy: &Policy, ready: &dyn Fn() -> bool) {
+        self.sleepers.fetch_add(1, SeqCst);
+        fence(SeqCst);
+        let ready = ready();
+        if !ready {
+            sim.wait(me, self.object(), policy.nap, policy.polling(), policy.kind);
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
+        if ready {
+            sim.spin(me, sim::ps_of(SPIN_TURN), policy.kind);
+        }
+    }
+
+    /// Its identity as an object a simulated thread waits on.
+    fn object(&self) -> usize {
+        std::ptr::from_ref(self) as usize
+    }
+
     /// Wakes every sleeper, if there is one: call after making work
     /// visible. True if there was one.
     pub(crate) fn wake(&self) -> bool {
@@ -197,6 +256,8 @@ impl IdleSleep {
         if sleepers == 0 || n == 0 {
             return;
         }
+        #[cfg(not(loom))]
+        sim::current(|sim, me| sim.notify(me, self.object(), n));
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         if n >= sleepers {
             self.wake.notify_all();
@@ -209,8 +270,17 @@ impl IdleSleep {
 
     /// Wakes every sleeper, unconditionally (the end of a search).
     pub(crate) fn wake_always(&self) {
+        #[cfg(not(loom))]
+        sim::current(|sim, me| sim.notify(me, self.object(), usize::MAX));
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.wake.notify_all();
+    }
+}
+
+/// Unparks `thread`: a simulated one by the simulation's event.
+pub(crate) fn unpark(thread: &Thread) {
+    if sim::current(|sim, me| sim.unpark(me, thread.id())) != Some(true) {
+        thread.unpark();
     }
 }
 

@@ -200,6 +200,7 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     let threads = job.workers.len();
     match algorithm {
         Algorithm::Serial => {
+            let _simulated = job.simulate(0);
             let ctx = job.context(0);
             let worker = &mut job.worker(0);
             let search = &mut Recursive { worker, ctx: &ctx };

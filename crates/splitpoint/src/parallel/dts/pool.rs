@@ -12,7 +12,7 @@ use crossbeam_utils::CachePadded;
 
 use crate::driver::lock;
 use crate::game::{Game, MAX_PLY};
-use crate::parallel::idle::IdleSleep;
+use crate::parallel::idle::{self, IdleSleep};
 use crate::parallel::shared_node::{NO_SPLIT_POINT, SharedResult, cut_off_on_chain};
 use crate::score::{INFINITY, Score};
 
@@ -305,7 +305,7 @@ impl<G: Game> Dts<G> {
         let helper = &self.threads[req.helper];
         helper.answer.store(answer, Release);
         if let Some(waiter) = helper.waiter.get() {
-            waiter.unpark();
+            idle::unpark(waiter);
         }
     }
 
@@ -390,7 +390,7 @@ impl<G: Game> Dts<G> {
         }
         // Threads still waiting for an answer see `done` now.
         for waiter in self.threads.iter().filter_map(|slot| slot.waiter.get()) {
-            waiter.unpark();
+            idle::unpark(waiter);
         }
     }
 }

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering::*;
 use std::time::Instant;
 
 use super::*;
+use crate::sim::{self, Op};
 use crate::trace::EventKind;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
@@ -102,6 +103,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.stack.base = ply;
         self.stack.base_sp = id;
         self.worker.stats.splits += 1;
+        sim::charge(Op::Publish);
         self.worker.trace_mark(EventKind::Split, ply, String::new);
         // Other idle threads may join it at once, one per move left.
         dts.wake_idle(f.moves.len() - f.next);

@@ -5,6 +5,7 @@
 use std::sync::atomic::Ordering::*;
 
 use super::*;
+use crate::sim::{self, Op};
 use crate::trace::EventKind;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
@@ -12,6 +13,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     pub(super) fn next_shared_move(&mut self) -> Flow {
         let dts = self.dts.expect("proxies exist only under DTS");
         let sp = &dts.split_points[self.stack.base_sp];
+        sim::charge(Op::Attach);
         let taken = {
             let mut d = sp.lock();
             let DtsSplitData {
@@ -103,6 +105,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let mv = f.mv.expect("a proxy reports the move it searched");
         let failed_low = f.search.failed_low(score);
         let sp = &dts.split_points[self.stack.base_sp];
+        sim::charge(Op::Merge);
         let cut = {
             let mut d = sp.lock();
             let line = self.worker.pv_line(ply + 1);

@@ -120,6 +120,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
+use crate::sim::transport::SimTransport;
+
 use crossbeam_utils::CachePadded;
 
 use crate::driver::{Helpers, SearchJob, SearchResult, lead_and_help, lock};
@@ -343,6 +345,10 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         Slaves::Threads { latency } => *latency,
     };
     let slaves = job.workers.len() - 1;
+    if job.sim.is_some() {
+        let transport = SimTransport::new(slaves, latency);
+        return search_over(job, &transport, true, on_iteration);
+    }
     if !latency.is_zero() {
         let transport = DelayTransport::with_latency(slaves, latency);
         return search_over(job, &transport, true, on_iteration);

@@ -242,6 +242,7 @@ pub(crate) fn serve_on_threads<G: Game, E: Evaluator<G>>(
             limits: &limits,
             start: Instant::now(),
             nodes: CachePadded::default(),
+            sim: None,
         };
         let helpers = RankHelpers {
             inner: &*inner,

@@ -11,6 +11,7 @@ use crate::parallel::shared_node::{Merged, SharedResult, Task};
 use crate::score::Score;
 use crate::search::hook::NodeHook;
 use crate::search::{SearchContext, Worker};
+use crate::sim::{self, Op};
 use crate::trace::EventKind;
 
 impl<G: Game> SplitPool<G> {
@@ -30,6 +31,7 @@ impl<G: Game> SplitPool<G> {
         }
         let i = d.next;
         d.next += 1;
+        sim::charge(Op::Attach);
         if d.next == d.node.moves.len() {
             head.open.store(false, Relaxed);
         }
@@ -47,6 +49,7 @@ impl<G: Game> SplitPool<G> {
         score: Score,
         worker: &mut Worker<G>,
     ) {
+        sim::charge(Op::Merge);
         if d.node.report(mv, score, worker) == Merged::Cut {
             worker.trace_mark(EventKind::Cutoff, d.node.ply, String::new);
             d.next = d.node.moves.len();

@@ -9,6 +9,7 @@ use super::*;
 use crate::parallel::idle::{self, Backoff};
 use crate::search::hook::{NodeHook, Split};
 use crate::search::{SearchContext, Worker};
+use crate::sim::{self, Op};
 use crate::trace::EventKind;
 
 impl<G: Game> SplitPool<G> {
@@ -117,6 +118,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for SplitPool<G> {
         }
         me.store(id, Relaxed);
         worker.stats.splits += 1;
+        sim::charge(Op::Publish);
         worker.trace_mark(EventKind::Split, node.ply, String::new);
         self.wake_for_publication(s, node.moves.len());
 
