@@ -406,10 +406,17 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
 ) -> Result<SuiteRun, String> {
     let suite = job.suite;
     let positions: Vec<G> = suite.parse_positions()?;
-    let mut engines: Vec<Engine<G, E>> = job
+    // A simulation's engines are made one at a time: a thousand virtual
+    // processors are a thousand threads each, and it runs each once.
+    let simulated = job.simulation.is_some();
+    let mut engines: Vec<Option<Engine<G, E>>> = job
         .configs
         .iter()
-        .map(|&c| job.engine(eval.clone(), c))
+        .map(|&c| {
+            (!simulated)
+                .then(|| job.engine(eval.clone(), c))
+                .transpose()
+        })
         .collect::<Result<_, _>>()?;
     let ceiling_threads = ceiling_threads(job.configs, job.ceiling);
     let mut solo_engines: Vec<Engine<G, E>> = (0..ceiling_threads.last().copied().unwrap_or(0))
@@ -419,7 +426,7 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     let mut ceilings = Vec::new();
     // An untimed pass first: caches, page faults and the CPU's clock settle
     // before anything is timed (a simulation times nothing).
-    if let Some(engine) = engines.first_mut().filter(|_| job.simulation.is_none()) {
+    if let Some(Some(engine)) = engines.first_mut() {
         job.progress.set_message("warm-up".to_string());
         for (i, pos) in positions.iter().enumerate() {
             engine.clear();
@@ -429,7 +436,11 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
     let mut out = Vec::new();
     let mut loads = Vec::new();
     for run in 0..job.runs {
-        for (config, engine) in job.configs.iter().zip(&mut engines) {
+        for (config, slot) in job.configs.iter().zip(&mut engines) {
+            let engine = match slot {
+                Some(engine) => engine,
+                None => slot.insert(job.engine(eval.clone(), *config)?),
+            };
             job.progress.set_message(format!(
                 "run {}/{}: {} × {}",
                 run + 1,
@@ -481,6 +492,9 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
                 before,
                 after: load_average(),
             });
+            if simulated {
+                *slot = None;
+            }
         }
         for &threads in &ceiling_threads {
             job.progress.set_message(format!(

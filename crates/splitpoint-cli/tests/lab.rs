@@ -75,6 +75,66 @@ fn bench_on_a_tiny_suite_writes_tables_json_and_plots() {
     assert_eq!(command_line[1..4], ["bench", "--game", "synthetic"]);
 }
 
+/// `bench --sim`: the same tables in virtual time, with the breakdown, the
+/// simulation's costs in results.json and its figures; run twice, the same
+/// numbers, bit for bit.
+#[test]
+fn bench_sim_is_deterministic_and_reports_where_the_time_went() {
+    let dir = TempDir::new("bench-sim");
+    let flags = [
+        "--sim",
+        "--threads",
+        "1,4,64",
+        "--algos",
+        "serial,ybw,dts,pv-split,lazy-smp",
+        "--sim-costs",
+        "node=100",
+    ];
+    let first = bench_output(bench("synthetic", "synthetic-tiny", &flags, &dir.join("a")));
+    assert!(
+        first.contains("### Simulation: where the processors' time went"),
+        "{first}"
+    );
+    assert!(first.contains("| dts | 64 |"), "{first}");
+    let second = bench_output(bench("synthetic", "synthetic-tiny", &flags, &dir.join("b")));
+    let read = |d: &str| read_json(&dir.join(d).join("results.json"));
+    let (a, b) = (read("a"), read("b"));
+    assert_eq!(a["simulation"]["node_ns"], 100.0);
+    assert_eq!(a["simulation"]["costs_from"], "given");
+    let facts = |j: &serde_json::Value| -> Vec<(String, u64, u64, String)> {
+        j["measurements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["algorithm"].as_str().unwrap().to_string(),
+                    m["threads"].as_u64().unwrap(),
+                    m["nodes"].as_u64().unwrap(),
+                    m["seconds"].to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(facts(&a), facts(&b));
+    assert!(facts(&a).iter().any(|f| f.0 == "ybw" && f.1 == 64));
+    // Serial's virtual time is its nodes at 100 ns each.
+    let serial = &a["measurements"][0];
+    let nodes = serial["nodes"].as_f64().unwrap();
+    assert!((serial["seconds"].as_f64().unwrap() - nodes * 100e-9).abs() < 1e-9);
+    for file in ["sim_speedup.svg", "sim_speedup.png", "sim_efficiency.png"] {
+        assert!(dir.join("a").join(file).is_file(), "{file} missing");
+    }
+    // The speedups printed are the same too (the real seconds may differ).
+    let speedups = |text: &str| -> String {
+        text.lines()
+            .skip_while(|l| !l.starts_with("### Summary"))
+            .take_while(|l| !l.starts_with("### Simulation"))
+            .collect()
+    };
+    assert_eq!(speedups(&first), speedups(&second));
+}
+
 /// The build signature: the same node count every time, printed last as
 /// Stockfish prints it, after the time and the speed.
 #[test]
@@ -131,6 +191,13 @@ fn bench_and_selfplay_reject_bad_input_with_status_2() {
         &["bench", "--quick", "--threads", "4"],
         &["bench", "--signature", "--threads", "2"],
         &["bench", "--signature", "--game", "go"],
+        &["bench", "--sim", "--threads", "2048"],
+        &["bench", "--threads", "512"],
+        &["bench", "--calibrate"],
+        &["bench", "--sim", "--sim-costs", "node=-1"],
+        &["bench", "--sim", "--sim-costs", "nodes=3"],
+        &["bench", "--sim", "--quantum", "0"],
+        &["search", "othello", "--threads", "2000", "--sim"],
         &["selfplay", "--a", "ybw:x"],
         &["selfplay", "--b", "nonsense:2"],
         &["selfplay", "--depth", "500"],

@@ -195,6 +195,15 @@ impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
         }
     }
 
+    /// Charges simulated thread `thread` for the nodes its worker counted
+    /// since its last tick (its last nodes come after its last node poll).
+    pub fn settle_simulated(&self, thread: usize) {
+        if let Some(sim) = self.sim {
+            let nodes = self.worker(thread).stats.nodes;
+            sim.tick(thread, nodes);
+        }
+    }
+
     /// Makes the calling thread simulated thread `thread`, if the search is
     /// simulated, until the returned guard is dropped.
     pub fn simulate(&self, thread: usize) -> Option<Member> {
@@ -469,6 +478,7 @@ pub(crate) fn on_every_thread<G: Game, E: Evaluator<G>>(
             dismiss,
         };
         work(thread);
+        job.settle_simulated(thread);
     });
 }
 

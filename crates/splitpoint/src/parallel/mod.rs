@@ -201,10 +201,14 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     match algorithm {
         Algorithm::Serial => {
             let _simulated = job.simulate(0);
-            let ctx = job.context(0);
-            let worker = &mut job.worker(0);
-            let search = &mut Recursive { worker, ctx: &ctx };
-            deepen(search, job, DepthPlan::default(), on_iteration)
+            let result = {
+                let ctx = job.context(0);
+                let worker = &mut job.worker(0);
+                let search = &mut Recursive { worker, ctx: &ctx };
+                deepen(search, job, DepthPlan::default(), on_iteration)
+            };
+            job.settle_simulated(0);
+            result
         }
         Algorithm::SharedTt => lead_and_help(job, &WholeTree::new(job, None), on_iteration),
         Algorithm::LazySmp => lazy_smp::search(job, on_iteration),
