@@ -19,7 +19,7 @@ use clap::Args;
 use splitpoint::{Engine, Game, Limits, SearchResult, Trace};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, OthelloMove, solve_limits};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::protocol::read_commands;
 use crate::{ParallelArgs, new_engine};
 
@@ -107,6 +107,11 @@ impl Session {
     fn new(args: &NboardArgs) -> Result<Self> {
         let mut midgame = new_engine(OthelloEval, args.hash)?;
         let mut endgame = new_engine(OthelloExact, args.hash)?;
+        if args.parallel.sim {
+            return Err(Error::input(
+                "--sim: a protocol engine plays in real time (simulate with search, solve or bench)",
+            ));
+        }
         args.parallel.apply(&mut midgame)?;
         args.parallel.apply(&mut endgame)?;
         Ok(Session {
@@ -412,6 +417,7 @@ mod tests {
                 gpu_device: 0,
                 tt: "lockless".into(),
                 trace: None,
+                sim: false,
             },
         };
         Session::new(&args).unwrap()

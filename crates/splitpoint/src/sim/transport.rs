@@ -10,9 +10,13 @@ use crate::parallel::transport::{Order, Report, Transport};
 
 use super::{Op, WaitKind, charge, current};
 
-/// One receiver's messages in flight: (arrives at, sent as n-th, message).
+/// A message in flight: when it arrives, its place in the sending order,
+/// the message.
+type InFlight<T> = (u64, u64, T);
+
+/// One receiver's messages in flight, and how many were ever sent to it.
 struct Inbox<T> {
-    items: Mutex<(Vec<(u64, u64, T)>, u64)>,
+    items: Mutex<(Vec<InFlight<T>>, u64)>,
 }
 
 impl<T> Inbox<T> {
