@@ -119,3 +119,46 @@ fn a_simulation_is_deterministic() {
         assert_eq!(ra.idle_seconds, rb.idle_seconds, "{algorithm}");
     }
 }
+
+#[test]
+fn every_algorithm_is_exact_on_synthetic_trees_of_other_shapes() {
+    for spec in ["b=4,d=8,seed=5,q=0.9", "b=10,d=5,seed=6,q=0.1"] {
+        let root = Synthetic::parse_position(spec).unwrap();
+        let depth = root_depth(spec);
+        check_all(
+            &SyntheticEval,
+            &root,
+            &Limits::to_depth(depth).exact(),
+            &[2, 3, 8],
+        );
+    }
+}
+
+fn root_depth(spec: &str) -> i32 {
+    spec.split(',')
+        .find_map(|kv| kv.strip_prefix("d="))
+        .and_then(|d| d.parse().ok())
+        .expect("a depth in the spec")
+}
+
+#[test]
+fn every_algorithm_is_exact_on_64_simulated_processors() {
+    let root = Synthetic::parse_position("b=8,d=7,seed=11,q=0.3").unwrap();
+    check_all(&SyntheticEval, &root, &Limits::to_depth(7).exact(), &[64]);
+}
+
+/// The held-back run (minutes): every algorithm on 1,024 simulated
+/// processors, on a synthetic tree and an Othello midgame.
+/// `cargo test --release -p splitpoint-games --test simulation -- --ignored`
+#[test]
+#[ignore = "minutes: run by hand"]
+fn every_algorithm_is_exact_on_1024_simulated_processors() {
+    let root = Synthetic::parse_position("b=8,d=7,seed=11,q=0.3").unwrap();
+    check_all(&SyntheticEval, &root, &Limits::to_depth(7).exact(), &[1024]);
+    check_all(
+        &OthelloEval,
+        &Othello::default(),
+        &Limits::to_depth(8).exact(),
+        &[1024],
+    );
+}
