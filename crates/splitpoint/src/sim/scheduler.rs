@@ -198,8 +198,9 @@ impl Sim {
     }
 
     /// Counts thread `me`'s nodes up to `nodes` (its running total) and
-    /// hands over if its slice is spent.
-    #[inline]
+    /// hands over if its slice is spent. Out of line: the node poll that
+    /// calls it stays as small as it is without a simulation.
+    #[inline(never)]
     pub(crate) fn tick(&self, me: usize, nodes: u64) {
         let new = nodes.wrapping_sub(self.seen_nodes[me].load(Relaxed));
         if new == 0 {
