@@ -40,8 +40,8 @@ pub use endgame::{OthelloExact, SOLVE_EMPTIES};
 pub use eval::OthelloEval;
 pub use ffo::{FfoPosition, ffo_positions};
 pub use patterns::{
-    FEATURES, OthelloPatterns, PATTERNS, Pattern, STAGE_WEIGHTS, STAGES, Weights, features,
-    stage_empties, stage_of, symmetry_classes,
+    FEATURES, OthelloMidgame, OthelloPatterns, PATTERNS, Pattern, STAGE_WEIGHTS, STAGES, Weights,
+    features, stage_empties, stage_of, symmetry_classes,
 };
 
 use splitpoint::{Limits, MAX_DEPTH};

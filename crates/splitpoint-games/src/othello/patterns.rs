@@ -593,6 +593,49 @@ impl Evaluator<Othello> for OthelloPatterns {
     }
 }
 
+/// The midgame evaluation a front end chooses: the hand-set one or the
+/// learned patterns (`--eval` on the command line).
+#[derive(Clone, Debug)]
+pub enum OthelloMidgame {
+    /// [`OthelloEval`].
+    Heuristic,
+    /// [`OthelloPatterns`] with its weights.
+    Patterns(OthelloPatterns),
+}
+
+impl OthelloMidgame {
+    /// The evaluation `text` names: `heuristic`, `patterns` (the committed
+    /// weights) or the path of a weights file.
+    ///
+    /// # Errors
+    /// A message when `text` is a path that cannot be read as weights.
+    pub fn parse(text: &str) -> Result<OthelloMidgame, String> {
+        match text {
+            "heuristic" => Ok(OthelloMidgame::Heuristic),
+            "patterns" => Ok(OthelloMidgame::Patterns(OthelloPatterns::default())),
+            path => Ok(OthelloMidgame::Patterns(OthelloPatterns::load(
+                std::path::Path::new(path),
+            )?)),
+        }
+    }
+}
+
+impl Evaluator<Othello> for OthelloMidgame {
+    #[inline]
+    fn evaluate(&self, pos: &Othello) -> Score {
+        match self {
+            OthelloMidgame::Heuristic => OthelloEval::score(pos),
+            OthelloMidgame::Patterns(p) => p.score(pos),
+        }
+    }
+
+    fn order_moves(&self, pos: &Othello, moves: &[OthelloMove], keys: &mut [i32]) {
+        for (key, &mv) in keys.iter_mut().zip(moves) {
+            *key = OthelloEval::move_key(pos, mv);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -726,5 +769,11 @@ mod tests {
         )
         .unwrap();
         assert!(eval.score(&pos) > 0, "{}", eval.score(&pos));
+        let chosen = OthelloMidgame::parse("patterns").unwrap();
+        assert_eq!(chosen.evaluate(&pos), eval.score(&pos));
+        let heuristic = OthelloMidgame::parse("heuristic").unwrap();
+        assert_eq!(heuristic.evaluate(&pos), OthelloEval::score(&pos));
+        let missing = OthelloMidgame::parse("/nonexistent/weights.bin").unwrap_err();
+        assert!(missing.contains("/nonexistent/weights.bin"), "{missing}");
     }
 }
