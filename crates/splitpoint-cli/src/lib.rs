@@ -24,6 +24,7 @@ mod search;
 mod selfplay;
 mod solve;
 mod stress;
+mod train;
 pub mod ucci;
 pub mod uci;
 
@@ -71,6 +72,7 @@ enum Command {
     Nboard(nboard::NboardArgs),
     Stress(stress::StressArgs),
     GpuInfo(gpu_info::GpuInfoArgs),
+    Train(train::TrainArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -324,6 +326,7 @@ pub fn main() -> ExitCode {
         Command::Nboard(args) => nboard::run(args),
         Command::Stress(args) => stress::run(args),
         Command::GpuInfo(args) => gpu_info::run(args),
+        Command::Train(args) => train::run(args),
     };
     cluster::shutdown();
     let (code, e) = match result {

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use clap::Args;
 use splitpoint::{Engine, Game, Limits, SearchResult, Trace};
-use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, OthelloMove, solve_limits};
+use splitpoint_games::othello::{Othello, OthelloExact, OthelloMidgame, OthelloMove, solve_limits};
 
 use crate::error::{Error, Result};
 use crate::protocol::read_commands;
@@ -51,6 +51,15 @@ pub struct NboardArgs {
     /// (midgame and endgame)
     #[arg(long, value_name = "MB", default_value_t = 64)]
     pub hash: u64,
+
+    /// The midgame evaluation: heuristic (hand-set), patterns (the learned
+    /// one, committed weights) or a weights file from `splitpoint train`
+    #[arg(
+        long,
+        value_name = "heuristic|patterns|FILE",
+        default_value = "heuristic"
+    )]
+    pub eval: String,
 
     #[command(flatten)]
     pub parallel: ParallelArgs,
@@ -87,7 +96,7 @@ enum Flow {
 struct Session {
     position: Othello,
     depth: i32,
-    midgame: Engine<Othello, OthelloEval>,
+    midgame: Engine<Othello, OthelloMidgame>,
     endgame: Engine<Othello, OthelloExact>,
     /// Every search's timeline, with --trace.
     traces: Vec<(String, Trace)>,
@@ -105,7 +114,9 @@ struct Analysis {
 
 impl Session {
     fn new(args: &NboardArgs) -> Result<Self> {
-        let mut midgame = new_engine(OthelloEval, args.hash)?;
+        let eval =
+            OthelloMidgame::parse(&args.eval).map_err(|e| Error::input(format!("--eval: {e}")))?;
+        let mut midgame = new_engine(eval, args.hash)?;
         let mut endgame = new_engine(OthelloExact, args.hash)?;
         if args.parallel.sim {
             return Err(Error::input(
@@ -409,8 +420,13 @@ mod tests {
     use super::*;
 
     fn session() -> Session {
+        session_with("heuristic").unwrap()
+    }
+
+    fn session_with(eval: &str) -> Result<Session> {
         let args = NboardArgs {
             hash: 1,
+            eval: eval.into(),
             parallel: ParallelArgs {
                 threads: 1,
                 algorithm: None,
@@ -420,7 +436,26 @@ mod tests {
                 sim: false,
             },
         };
-        Session::new(&args).unwrap()
+        Session::new(&args)
+    }
+
+    #[test]
+    fn the_learned_evaluation_plays_and_a_bad_weights_file_is_refused() {
+        let mut s = session_with("patterns").unwrap();
+        let mut out = Vec::new();
+        s.handle("set depth 4", &mut out).unwrap();
+        s.handle("go", &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mv = text
+            .lines()
+            .find_map(|l| l.strip_prefix("=== "))
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{text}");
+        let Err(e) = session_with("/nonexistent/weights.bin") else {
+            panic!("a missing weights file accepted");
+        };
+        assert!(e.to_string().contains("--eval"), "{e}");
     }
 
     #[test]

@@ -15,7 +15,8 @@
 use splitpoint::{Evaluator, Game, Outcome, Score};
 
 use super::board::{Othello, OthelloMove, flips, mobility};
-use super::eval::{CORNERS, OthelloEval, POINTS_PER_DISC};
+use super::eval::{CORNERS, POINTS_PER_DISC};
+use super::patterns::embedded_score;
 
 mod solver;
 
@@ -164,6 +165,16 @@ impl OthelloExact {
     }
 }
 
+/// The midgame evaluation the solver orders moves by and its presearch
+/// ends on: the learned patterns with the committed weights
+/// ([`super::OthelloPatterns`]); what it saves over the hand-set
+/// [`super::OthelloEval`] is measured in
+/// `docs/lab/2026-12-02-othello-patterns.md`.
+#[inline]
+fn midgame_score(pos: &Othello) -> Score {
+    embedded_score(pos)
+}
+
 /// The score of `pos` for its side to move after its best move by the
 /// midgame evaluation, one ply deep (its own score when it has none: the
 /// game is over).
@@ -172,9 +183,9 @@ fn best_reply(pos: &Othello) -> Score {
     pos.generate_moves(&mut moves);
     moves
         .iter()
-        .map(|&mv| -OthelloEval::score(&pos.play(mv)))
+        .map(|&mv| -midgame_score(&pos.play(mv)))
         .max()
-        .unwrap_or_else(|| OthelloEval::score(pos))
+        .unwrap_or_else(|| midgame_score(pos))
 }
 
 impl Evaluator<Othello> for OthelloExact {
@@ -187,7 +198,7 @@ impl Evaluator<Othello> for OthelloExact {
     /// [`Limits::presearch`]: splitpoint::Limits::presearch
     #[inline]
     fn evaluate(&self, pos: &Othello) -> Score {
-        (OthelloEval::score(pos) / POINTS_PER_DISC).clamp(-64, 64)
+        (midgame_score(pos) / POINTS_PER_DISC).clamp(-64, 64)
     }
 
     #[inline]
@@ -207,7 +218,7 @@ impl Evaluator<Othello> for OthelloExact {
                 let theirs = if empties >= REPLY_ORDER_EMPTIES {
                     best_reply(&child)
                 } else {
-                    OthelloEval::score(&child)
+                    midgame_score(&child)
                 };
                 *key -= theirs * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY;
             }
@@ -332,10 +343,7 @@ mod tests {
         // Play on to each threshold: the evaluation of the move's own
         // position, then none.
         for (empties, theirs) in [
-            (
-                EVAL_ORDER_EMPTIES,
-                OthelloEval::score as fn(&Othello) -> Score,
-            ),
+            (EVAL_ORDER_EMPTIES, midgame_score as fn(&Othello) -> Score),
             (EVAL_ORDER_EMPTIES - 1, |_: &Othello| 0),
         ] {
             while pos.empty_count() > empties {

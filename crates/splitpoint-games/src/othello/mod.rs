@@ -4,6 +4,8 @@
 //!   (`O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X`, or
 //!   `start`) and moves (`d3`, `pass`).
 //! - [`OthelloEval`]: a heuristic midgame evaluator.
+//! - [`OthelloPatterns`]: a learned pattern evaluation, its weights trained
+//!   by [`train`] (`splitpoint train othello`).
 //! - [`OthelloExact`]: exact endgame scores (final disc difference) and a fast
 //!   solver for the last [`SOLVE_EMPTIES`] empties.
 //! - [`ffo_positions`]: the FFO endgame suite #40-#59; [`solve_limits`]: how to
@@ -29,12 +31,18 @@ mod eval;
 mod ffo;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+mod patterns;
 mod stability;
+pub mod train;
 
 pub use board::{Othello, OthelloMove, flips, last_flip_count, mobility};
 pub use endgame::{OthelloExact, SOLVE_EMPTIES};
 pub use eval::OthelloEval;
 pub use ffo::{FfoPosition, ffo_positions};
+pub use patterns::{
+    FEATURES, OthelloMidgame, OthelloPatterns, PATTERNS, Pattern, STAGE_WEIGHTS, STAGES, Weights,
+    features, stage_empties, stage_of, symmetry_classes,
+};
 
 use splitpoint::{Limits, MAX_DEPTH};
 

@@ -1,0 +1,76 @@
+//! `splitpoint train othello --quick`: the files it writes, its report, and
+//! resuming from them.
+
+use serde_json::Value;
+
+mod common;
+use common::run::{TempDir, read_json, rejected, success};
+use splitpoint_games::othello::{STAGES, Weights};
+
+#[test]
+fn quick_training_writes_weights_a_report_and_a_plot_and_resumes() {
+    let dir = TempDir::new("train-quick");
+    let args = ["train", "othello", "--quick", "--out", dir.arg()];
+    let first = success(&args);
+    let stage_lines = first.lines().filter(|l| l.starts_with("stage ")).count();
+    assert_eq!(stage_lines, STAGES, "{first}");
+
+    let weights = Weights::load(&dir.join("weights.bin")).expect("the weights load");
+    assert_ne!(weights, Weights::zero());
+    let report = read_json(&dir.join("report.json"));
+    let stages = report["stages"].as_array().expect("stages");
+    assert_eq!(stages.len(), STAGES);
+    let num = |s: &Value, key: &str| s[key].as_f64().unwrap_or_else(|| panic!("{key}: {s}"));
+    for (i, s) in stages.iter().enumerate() {
+        assert_eq!(s["stage"], i);
+        assert!(num(s, "test") > 0.0, "{s}");
+        assert!(num(s, "train") > num(s, "test"), "{s}");
+        assert!(num(s, "test_mae").is_finite() && num(s, "test_mae") >= 0.0);
+    }
+    // The last stage is labelled by exact solves, which the empty weights
+    // know nothing of: the fit must have learned most of it.
+    let last = &stages[STAGES - 1];
+    assert_eq!(last["labels"], "exact");
+    assert!(
+        num(last, "test_mae") < 0.5 * num(last, "test_mae_before"),
+        "{last}"
+    );
+    let svg = std::fs::read_to_string(dir.join("error-by-stage.svg")).expect("the plot");
+    assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
+
+    // Resuming a finished run changes nothing.
+    assert_eq!(success(&args), first);
+    // A stage lost midway (its fit gone, its labels cut short) is labelled
+    // to the end and fitted again, to the same weights.
+    let labels = dir.join("labels-03.bin");
+    let bytes = std::fs::read(&labels).unwrap();
+    std::fs::write(&labels, &bytes[..bytes.len() / 2 + 7]).unwrap();
+    std::fs::remove_file(dir.join("fit-03.json")).unwrap();
+    std::fs::remove_file(dir.join("fit-02.json")).unwrap();
+    let resumed = success(&args);
+    assert_eq!(std::fs::read(&labels).unwrap(), bytes);
+    assert_eq!(
+        Weights::load(&dir.join("weights.bin")).unwrap(),
+        weights,
+        "{resumed}"
+    );
+
+    // Other settings in the same directory are refused.
+    let other = [
+        "train",
+        "othello",
+        "--quick",
+        "--games",
+        "7",
+        "--out",
+        dir.arg(),
+    ];
+    assert!(rejected(&other).contains("other settings"));
+}
+
+#[test]
+fn training_refuses_games_without_a_learned_evaluation() {
+    let dir = TempDir::new("train-chess");
+    let message = rejected(&["train", "chess", "--out", dir.arg()]);
+    assert!(message.contains("othello"), "{message}");
+}
