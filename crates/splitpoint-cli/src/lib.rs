@@ -15,6 +15,7 @@ pub mod error;
 pub mod games;
 mod gpu_info;
 pub mod hub;
+mod match_cmd;
 mod moves;
 mod nboard;
 mod perft;
@@ -68,6 +69,7 @@ enum Command {
     Nboard(nboard::NboardArgs),
     Stress(stress::StressArgs),
     GpuInfo(gpu_info::GpuInfoArgs),
+    Match(match_cmd::MatchArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -278,6 +280,7 @@ pub fn main() -> ExitCode {
         Command::Nboard(args) => nboard::run(args),
         Command::Stress(args) => stress::run(args),
         Command::GpuInfo(args) => gpu_info::run(args),
+        Command::Match(args) => match_cmd::run(args),
     };
     cluster::shutdown();
     let (code, e) = match result {
