@@ -130,6 +130,11 @@ pub struct MatchArgs {
     /// Continue the match whose games --json FILE holds (same settings)
     #[arg(long, requires = "json")]
     pub resume: bool,
+
+    /// Write every line sent to and received from the engines to FILE,
+    /// with the time and the engine's number (1 or 2)
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 /// How each move is limited.
@@ -211,6 +216,7 @@ fn engine_spec(
         program,
         args,
         options,
+        log: None,
     })
 }
 
@@ -340,7 +346,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
                 .map_err(|e| Error::input(format!("--openings {}: {e}", path.display())))?
         }
     };
-    let specs = [
+    let mut specs = [
         engine_spec("--engine", &args.engine, &args.options, "--option")?,
         engine_spec(
             "--opponent",
@@ -349,6 +355,14 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
             "--opponent-option",
         )?,
     ];
+    if let Some(path) = &args.log {
+        let file = fs::File::create(path)
+            .map_err(|e| Error::input(format!("--log: cannot create {}: {e}", path.display())))?;
+        let log = uci_client::Log::new(file);
+        for (i, spec) in specs.iter_mut().enumerate() {
+            spec.log = Some(log.for_engine(i + 1));
+        }
+    }
     let games = args.games.max(1).div_ceil(2) * 2;
 
     let mut records: Vec<GameRecord> = Vec::new();

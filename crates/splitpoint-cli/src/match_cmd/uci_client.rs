@@ -24,6 +24,48 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// `(name, value)` pairs for `setoption`.
     pub options: Vec<(String, String)>,
+    /// Where to write every line sent and received, if anywhere.
+    pub log: Option<Log>,
+}
+
+/// A log of the traffic with the engines: one line each, the time since
+/// the log began, `>` for what the match sent, `<` for what it received.
+#[derive(Clone, Debug)]
+pub struct Log {
+    file: std::sync::Arc<std::sync::Mutex<std::fs::File>>,
+    start: Instant,
+    /// Which engine: 1 or 2.
+    engine: usize,
+}
+
+impl Log {
+    /// A log writing to `file`.
+    pub fn new(file: std::fs::File) -> Self {
+        Log {
+            file: std::sync::Arc::new(std::sync::Mutex::new(file)),
+            start: Instant::now(),
+            engine: 0,
+        }
+    }
+
+    /// The same log, for engine `engine`'s lines.
+    pub fn for_engine(&self, engine: usize) -> Self {
+        Log {
+            engine,
+            ..self.clone()
+        }
+    }
+
+    fn write(&self, text: &str) {
+        if let Ok(mut f) = self.file.lock() {
+            let _ = writeln!(
+                f,
+                "{:10.3} {} {text}",
+                self.start.elapsed().as_secs_f64(),
+                self.engine
+            );
+        }
+    }
 }
 
 impl EngineSpec {
@@ -79,9 +121,13 @@ impl UciEngine {
         let stdin = child.stdin.take().ok_or("no pipe to the engine")?;
         let stdout = child.stdout.take().ok_or("no pipe from the engine")?;
         let (send, lines) = mpsc::channel();
+        let log = spec.log.clone();
         let reader = std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                if let Some(log) = &log {
+                    log.write(&format!("< {line}"));
+                }
                 if send.send(line).is_err() {
                     break;
                 }
@@ -128,6 +174,9 @@ impl UciEngine {
     /// # Errors
     /// A message when the engine has gone away.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
+        if let Some(log) = &self.spec.log {
+            log.write(&format!("> {line}"));
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| format!("{}: cannot write to the engine: {e}", self.name))
