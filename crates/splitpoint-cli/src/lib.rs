@@ -15,6 +15,7 @@ pub mod error;
 pub mod games;
 mod gpu_info;
 pub mod hub;
+mod match_cmd;
 mod moves;
 mod nboard;
 mod perft;
@@ -73,6 +74,7 @@ enum Command {
     Stress(stress::StressArgs),
     GpuInfo(gpu_info::GpuInfoArgs),
     Train(train::TrainArgs),
+    Match(match_cmd::MatchArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -327,6 +329,7 @@ pub fn main() -> ExitCode {
         Command::Stress(args) => stress::run(args),
         Command::GpuInfo(args) => gpu_info::run(args),
         Command::Train(args) => train::run(args),
+        Command::Match(args) => match_cmd::run(args),
     };
     cluster::shutdown();
     let (code, e) = match result {

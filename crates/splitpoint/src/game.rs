@@ -395,6 +395,18 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// Whether quiescence may skip the noisy move `mv` outside exact mode
+    /// and out of check, where standing pat scored `stand_pat` against the
+    /// window's `alpha`: a capture that loses material (by a static
+    /// exchange evaluation) or that could not lift the score to alpha
+    /// even if it won its victim outright (delta pruning). The default,
+    /// never, searches every noisy move.
+    #[inline]
+    fn skip_in_quiescence(&self, pos: &G, mv: G::Move, stand_pat: Score, alpha: Score) -> bool {
+        let _ = (pos, mv, stand_pat, alpha);
+        false
+    }
+
     /// Whether enhanced transposition cut-offs pay at this node (`depth`
     /// plies left), outside exact mode: before a null-window node searches
     /// its moves, the table is probed for every child, and a child whose

@@ -6,6 +6,11 @@ use cozy_chess::{BitBoard, Board, Color, Piece, Rank, Square};
 use splitpoint::{Evaluator, Game, MoveList, Score};
 
 use super::position::Chess;
+use super::see::{SEE_VALUE, see};
+
+/// Delta pruning's safety margin: quiescence skips a capture that would
+/// leave the score this far below alpha even winning its victim outright.
+const DELTA_MARGIN: i32 = 200;
 
 /// Material in centipawns, middlegame and endgame, by [`Piece`] index.
 const MATERIAL_MG: [i32; 6] = [85, 320, 335, 470, 950, 0];
@@ -241,15 +246,40 @@ impl Evaluator<Chess> for ChessEval {
         mv.promotion.is_none() && pos.captured(mv).is_none()
     }
 
+    /// A capture that loses material by [`see`], or whose victim (and
+    /// promotion) could not bring the score within [`DELTA_MARGIN`] of
+    /// alpha.
+    #[inline]
+    fn skip_in_quiescence(
+        &self,
+        pos: &Chess,
+        mv: cozy_chess::Move,
+        stand_pat: Score,
+        alpha: Score,
+    ) -> bool {
+        let victim = pos.captured(mv).map_or(0, |p| SEE_VALUE[p as usize]);
+        let promotion = mv
+            .promotion
+            .map_or(0, |p| SEE_VALUE[p as usize] - SEE_VALUE[0]);
+        if stand_pat + victim + promotion + DELTA_MARGIN < alpha {
+            return true;
+        }
+        see(pos.board(), mv) < 0
+    }
+
     /// Captures first, most valuable victim then least valuable attacker
     /// (`100 + 10 × victim − attacker`, piece indices pawn 0 … king 5), then
-    /// queen promotions; quiet moves 0 and under-promotions −1.
+    /// queen promotions; quiet moves 0, under-promotions −1, and last the
+    /// captures of a lesser piece that lose material by [`see`] (−2).
     #[inline]
     fn order_moves(&self, pos: &Chess, moves: &[cozy_chess::Move], keys: &mut [i32]) {
         let board = pos.board();
         for (key, &mv) in keys.iter_mut().zip(moves) {
             let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
             *key = match (pos.captured(mv), mv.promotion) {
+                // A capture of a lesser piece that loses by the exchange
+                // goes after the quiet moves.
+                (Some(victim), None) if (victim as i32) < attacker && see(board, mv) < 0 => -2,
                 (Some(victim), _) => {
                     100 + 10 * victim as i32 - attacker + promotion_bonus(mv.promotion)
                 }

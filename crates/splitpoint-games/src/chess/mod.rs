@@ -31,9 +31,11 @@ mod fen;
 mod middlegames;
 mod position;
 mod san;
+mod see;
 
 pub use bratko_kopec::{EpdPosition, bratko_kopec, parse_epd};
 pub use cozy_chess::{self, Board, Move};
 pub use eval::{ChessEval, evaluate};
 pub use middlegames::{MIDDLEGAMES, middlegames};
 pub use position::{Chess, HISTORY_LEN, START_FEN, perft};
+pub use see::{SEE_VALUE, see};

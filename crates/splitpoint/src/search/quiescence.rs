@@ -1,7 +1,7 @@
 //! Quiescence search: past the horizon, only noisy moves, until the
 //! position is quiet.
 
-use crate::game::{Evaluator, Game, MAX_PLY, PerMove};
+use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::score::{INFINITY, Score};
 use crate::tt::NO_MOVE;
 
@@ -13,7 +13,8 @@ impl<G: Game> Worker<G> {
     /// Exactly `max(evaluate, max over noisy moves of -quiescence(child))`,
     /// searched with alpha-beta (stand-pat cutoffs are ordinary beta cutoffs);
     /// in check, the best noisy move alone (the static score only if there
-    /// is none).
+    /// is none). Outside exact mode and out of check, the moves the
+    /// evaluator's [`Evaluator::skip_in_quiescence`] names are not searched.
     pub fn quiescence<E: Evaluator<G>>(
         &mut self,
         ctx: &SearchContext<G, E>,
@@ -47,6 +48,9 @@ impl<G: Game> Worker<G> {
         alpha = alpha.max(best);
         let mut moves = G::Moves::default();
         ctx.eval.noisy_moves(pos, &mut moves);
+        if !ctx.exact {
+            moves.retain(|mv| !ctx.eval.skip_in_quiescence(pos, *mv, best, alpha));
+        }
         if moves.is_empty() {
             return best;
         }
