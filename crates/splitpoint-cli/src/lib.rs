@@ -129,14 +129,6 @@ pub struct ParallelArgs {
     /// and bounds
     #[arg(long, value_name = "FILE")]
     pub trace: Option<std::path::PathBuf>,
-
-    /// Simulate: the threads become virtual processors (up to 1,024,
-    /// whatever the machine's cores) running the real algorithm one at a
-    /// time in deterministic virtual time, at the game's default costs (see
-    /// `bench --sim`); times are virtual, and a last line says where the
-    /// processors' time went
-    #[arg(long)]
-    pub sim: bool,
 }
 
 /// The engine of a one-off search or solve: its table, its threads and how
@@ -152,6 +144,14 @@ pub struct EngineArgs {
 
     #[command(flatten)]
     pub cluster: TransportArgs,
+
+    /// Simulate: the threads become virtual processors (up to 1,024,
+    /// whatever the machine's cores) running the real algorithm one at a
+    /// time in deterministic virtual time, at the game's default costs (see
+    /// `bench --sim`); times are virtual, and a last line says where the
+    /// processors' time went
+    #[arg(long)]
+    pub sim: bool,
 }
 
 impl EngineArgs {
@@ -169,8 +169,21 @@ impl EngineArgs {
             ));
         }
         let mut engine = new_engine(eval, self.hash)?;
-        self.parallel.apply(&mut engine)?;
-        self.cluster.connect(&mut engine)?;
+        if !self.sim {
+            self.parallel.apply(&mut engine)?;
+            self.cluster.connect(&mut engine)?;
+            return Ok(engine);
+        }
+        let local = matches!(self.parallel.choice(), Ok((_, SlavePlace::Threads { .. })));
+        if self.parallel.trace.is_some() || !local || self.cluster.transport != "threads" {
+            return Err(Error::input(
+                "--sim: simulates this process's threads (not with --trace, the gpu or mpi)",
+            ));
+        }
+        self.parallel
+            .apply_up_to(&mut engine, splitpoint::sim::MAX_PROCESSORS)?;
+        let costs = sim_costs::defaults(G::GAME, SuiteKind::Depth(0));
+        engine.set_simulation(Some(Simulation::with_costs(costs)));
         Ok(engine)
     }
 }
@@ -227,20 +240,24 @@ impl ParallelArgs {
         &self,
         engine: &mut Engine<G, E>,
     ) -> Result<()> {
-        let max = if self.sim {
-            splitpoint::sim::MAX_PROCESSORS
-        } else {
-            MAX_THREADS
-        };
+        self.apply_up_to(engine, MAX_THREADS)
+    }
+
+    /// [`ParallelArgs::apply`] with up to `max` threads.
+    fn apply_up_to<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
+        &self,
+        engine: &mut Engine<G, E>,
+        max: usize,
+    ) -> Result<()> {
         if !(1..=max).contains(&self.threads) {
+            let sim = if max == MAX_THREADS {
+                "; up to 1024 with --sim, where the command has it"
+            } else {
+                ""
+            };
             return Err(Error::input(format!(
-                "--threads: {} is out of range (1 to {max}{})",
-                self.threads,
-                if self.sim {
-                    ""
-                } else {
-                    "; up to 1024 with --sim"
-                }
+                "--threads: {} is out of range (1 to {max}{sim})",
+                self.threads
             )));
         }
         let (algorithm, slaves) = self.choice()?;
@@ -261,15 +278,6 @@ impl ParallelArgs {
         engine.set_table_kind(table);
         engine.set_parallelism(algorithm, self.threads);
         engine.set_trace(self.trace.is_some());
-        if self.sim {
-            if self.trace.is_some() || !matches!(slaves, SlavePlace::Threads { .. }) {
-                return Err(Error::input(
-                    "--sim: simulates this process's threads (not --trace, nor the gpu)",
-                ));
-            }
-            let costs = sim_costs::defaults(G::GAME, SuiteKind::Depth(0));
-            engine.set_simulation(Some(Simulation::with_costs(costs)));
-        }
         Ok(())
     }
 

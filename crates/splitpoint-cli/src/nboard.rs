@@ -118,11 +118,6 @@ impl Session {
             OthelloMidgame::parse(&args.eval).map_err(|e| Error::input(format!("--eval: {e}")))?;
         let mut midgame = new_engine(eval, args.hash)?;
         let mut endgame = new_engine(OthelloExact, args.hash)?;
-        if args.parallel.sim {
-            return Err(Error::input(
-                "--sim: a protocol engine plays in real time (simulate with search, solve or bench)",
-            ));
-        }
         args.parallel.apply(&mut midgame)?;
         args.parallel.apply(&mut endgame)?;
         Ok(Session {
@@ -433,7 +428,6 @@ mod tests {
                 gpu_device: 0,
                 tt: "lockless".into(),
                 trace: None,
-                sim: false,
             },
         };
         Session::new(&args)

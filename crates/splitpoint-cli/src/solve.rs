@@ -161,7 +161,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     }
     let jobs = jobs(args)?;
     let mut engine = args.engine.engine(OthelloExact)?;
-    if args.engine.parallel.sim {
+    if args.engine.sim {
         // The solver's nodes, not the midgame's.
         let costs = splitpoint_bench::sim_costs::defaults(game, SuiteKind::Solve);
         engine.set_simulation(Some(splitpoint::sim::Simulation::with_costs(costs)));

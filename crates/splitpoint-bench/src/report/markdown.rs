@@ -123,16 +123,12 @@ fn simulation_table(
     };
     let _ = writeln!(
         s,
-        "
-### Simulation: where the processors' time went
-
-         Virtual time: {} ns a node, {} ns a cache line, {} ns a wake-up ({} costs),          a {} ns quantum. Shares of processors × time, summed over the suite;          *cut off* is the part of *searching* spent under split points a cutoff          made useless.
-",
-        sim.costs.node_ns,
-        sim.costs.line_ns,
-        sim.costs.wake_ns,
-        options.costs_from,
-        sim.quantum_ns
+        "\n### Simulation: where the processors' time went\n\n\
+         Virtual time: {} ns a node, {} ns a cache line, {} ns a wake-up ({} costs), \
+         a {} ns quantum. Shares of processors × time, summed over the suite; \
+         *cut off* is the part of *searching* spent under split points a cutoff \
+         made useless.\n",
+        sim.costs.node_ns, sim.costs.line_ns, sim.costs.wake_ns, options.costs_from, sim.quantum_ns
     );
     let _ = writeln!(
         s,
