@@ -11,9 +11,9 @@ use splitpoint_games::registry::GameName;
 use crate::BenchOptions;
 use crate::suite::SuiteKind;
 
-/// A cache line between two cores and a wake-up, as measured by
-/// [`calibrate`] on the project's 2-core machine class (AMD EPYC, a shared
-/// virtual machine), rounded: see `docs/lab/2026-12-02-simulator.md`.
+/// A cache line between two cores and a wake-up: round figures of a
+/// server core, of the order [`calibrate`] measured on the project's 2-core
+/// machine class (79 ns and 8–15 µs, loaded: `docs/lab/2026-12-02-simulator.md`).
 const LINE_NS: f64 = 100.0;
 const WAKE_NS: f64 = 30_000.0;
 
