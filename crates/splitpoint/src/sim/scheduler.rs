@@ -59,6 +59,16 @@ struct Account {
     end: u64,
 }
 
+impl Account {
+    /// Counts `ps` spent waiting for `kind`.
+    fn waited(&mut self, kind: WaitKind, ps: u64) {
+        match kind {
+            WaitKind::Idle => self.idle += ps,
+            WaitKind::Results => self.wait += ps,
+        }
+    }
+}
+
 struct Sched {
     running: usize,
     state: Vec<State>,
@@ -221,13 +231,7 @@ impl Sim {
     pub(crate) fn spin(&self, me: usize, ps: u64, kind: WaitKind) {
         let clock = self.clocks[me].load(Relaxed) + ps;
         self.clocks[me].store(clock, Relaxed);
-        {
-            let mut s = lock(&self.sched);
-            match kind {
-                WaitKind::Idle => s.account[me].idle += ps,
-                WaitKind::Results => s.account[me].wait += ps,
-            }
-        }
+        lock(&self.sched).account[me].waited(kind, ps);
         if clock >= self.slice_end.load(Relaxed) {
             self.hand_over(me);
         }
@@ -361,11 +365,7 @@ impl Sim {
         s.version[w] = s.version[w].wrapping_add(1);
         s.state[w] = State::Ready;
         self.clocks[w].store(at, Relaxed);
-        let spent = at - since;
-        match kind {
-            WaitKind::Idle => s.account[w].idle += spent,
-            WaitKind::Results => s.account[w].wait += spent,
-        }
+        s.account[w].waited(kind, at - since);
     }
 
     /// Thread `me` is done; the baton goes on.
