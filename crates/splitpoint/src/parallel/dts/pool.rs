@@ -3,7 +3,7 @@
 //! and published candidates through which idle threads ask for work, and
 //! the root result. Locking and orderings are in the module's own doc.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering, Ordering::*};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
 
@@ -32,6 +32,76 @@ pub(super) const REQUEST: u32 = 2;
 pub(super) const PENDING: usize = usize::MAX;
 /// Answer slot: the request was refused.
 pub(super) const REFUSED: usize = usize::MAX - 1;
+
+/// One flag per index, packed 64 to a word, so that finding the set ones
+/// reads a few words instead of one cache line per index.
+pub(super) struct AtomicBits(Box<[AtomicU64]>, usize);
+
+impl AtomicBits {
+    pub(super) fn new(len: usize) -> Self {
+        AtomicBits((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(), len)
+    }
+
+    /// Sets every flag but `skip`'s, one read-modify-write a word, and
+    /// calls `f` with each index that was clear.
+    pub(super) fn set_all(&self, skip: usize, order: Ordering, mut f: impl FnMut(usize)) {
+        for (w, word) in self.0.iter().enumerate() {
+            let end = (self.1 - w * 64).min(64);
+            let mut mask = if end == 64 { u64::MAX } else { (1 << end) - 1 };
+            if skip / 64 == w {
+                mask &= !(1 << (skip % 64));
+            }
+            let mut fresh = !word.fetch_or(mask, order) & mask;
+            while fresh != 0 {
+                f(w * 64 + fresh.trailing_zeros() as usize);
+                fresh &= fresh - 1;
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn get(&self, i: usize, order: Ordering) -> bool {
+        self.0[i / 64].load(order) & (1 << (i % 64)) != 0
+    }
+
+    #[inline]
+    pub(super) fn set(&self, i: usize, on: bool, order: Ordering) {
+        let (word, bit) = (&self.0[i / 64], 1 << (i % 64));
+        if on {
+            word.fetch_or(bit, order);
+        } else {
+            word.fetch_and(!bit, order);
+        }
+    }
+
+    /// The indices set in both `self` and `other` (of the same length),
+    /// except `skip`, in increasing order, each word read once.
+    pub(super) fn ones_in_both<'a>(
+        &'a self,
+        other: &'a AtomicBits,
+        skip: usize,
+        order: Ordering,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.0.iter().zip(other.0.iter()).enumerate().flat_map(move |(w, (a, b))| {
+            let mut bits = a.load(order) & b.load(order);
+            if skip / 64 == w {
+                bits &= !(1 << (skip % 64));
+            }
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + i
+                })
+            })
+        })
+    }
+
+    /// The indices set, in increasing order.
+    pub(super) fn ones(&self, order: Ordering) -> impl Iterator<Item = usize> + '_ {
+        self.ones_in_both(self, usize::MAX, order)
+    }
+}
 
 /// A frame an idle thread may ask to split (or join).
 #[derive(Clone, Copy, Debug)]
@@ -94,12 +164,10 @@ pub(super) struct DtsSplitPoint<G: Game> {
     pub(super) data: CachePadded<Mutex<DtsSplitData<G>>>,
     /// A move reached beta. Written under the lock, read anywhere.
     pub(super) cutoff: AtomicBool,
-    /// Moves left to take and not closed: a hint for publishers.
-    pub(super) open: AtomicBool,
     /// The enclosing split point, or `NO_SPLIT_POINT`; fixed while anyone works here.
     pub(super) parent: AtomicUsize,
     /// The node's remaining depth: idle threads join the deepest-remaining
-    /// (shallowest) open split point first. A hint, like `open`.
+    /// (shallowest) open split point first. A hint, like [`Dts::is_open`].
     pub(super) depth: AtomicI32,
     /// The result's alpha, mirrored (written under the lock) for the
     /// threads below to see it rise without taking the lock, and the index
@@ -129,7 +197,6 @@ impl<G: Game> DtsSplitPoint<G> {
                 closed: true,
             })),
             cutoff: AtomicBool::new(false),
-            open: AtomicBool::new(false),
             parent: AtomicUsize::new(NO_SPLIT_POINT),
             depth: AtomicI32::new(0),
             alpha: AtomicI32::new(-INFINITY),
@@ -153,12 +220,8 @@ pub(super) struct ThreadSlot {
     pub(super) answer: AtomicUsize,
     /// This thread, unparked by the answer (set when it first asks).
     pub(super) waiter: OnceLock<Thread>,
-    /// Searching (has a stack): worth asking for candidates.
-    pub(super) busy: AtomicBool,
     /// The last published candidates.
     pub(super) published: Mutex<ArrayVec<Candidate, MAX_PLY>>,
-    /// `published` is not empty (a hint, read without the lock).
-    pub(super) offering: AtomicBool,
 }
 
 /// An iteration's result, from whichever thread completed the root.
@@ -171,9 +234,25 @@ pub(super) struct RootResult<M> {
 /// The shared state of one DTS search.
 pub(crate) struct Dts<G: Game> {
     pub(super) split_points: Box<[DtsSplitPoint<G>]>,
+    /// The split points with moves left to take and not closed: a hint for
+    /// publishers and idle threads, written under the split point's lock.
+    /// A bit set rather than a flag in each split point: an idle thread
+    /// looks for open ones often, and the pool is large.
+    open: AtomicBits,
     /// Ids of the split points not in use.
     free: Mutex<Vec<usize>>,
     pub(super) threads: Box<[ThreadSlot]>,
+    /// The threads searching (with a stack): worth asking for candidates.
+    busy: AtomicBits,
+    /// The threads whose `PUBLISH` bit an idle thread has set and they
+    /// have not yet cleared: asking again skips them without touching
+    /// their slots.
+    asked: AtomicBits,
+    /// The threads whose `published` list is not empty (a hint, read
+    /// without the lock). These two are bit sets, not flags in the slots,
+    /// so that an idle thread looking for a candidate reads a few words,
+    /// not every thread's slot.
+    offering: AtomicBits,
     pub(super) root_result: Mutex<Option<RootResult<G::Move>>>,
     /// `root_result` holds this root search's result.
     pub(super) root_done: AtomicBool,
@@ -191,6 +270,7 @@ impl<G: Game> Dts<G> {
             split_points: (0..count)
                 .map(|_| DtsSplitPoint::new(root, threads))
                 .collect(),
+            open: AtomicBits::new(count),
             free: Mutex::new((0..count).rev().collect()),
             threads: (0..threads)
                 .map(|_| ThreadSlot {
@@ -198,11 +278,12 @@ impl<G: Game> Dts<G> {
                     mailbox: Mutex::new(None),
                     answer: AtomicUsize::new(PENDING),
                     waiter: OnceLock::new(),
-                    busy: AtomicBool::new(false),
                     published: Mutex::new(ArrayVec::new()),
-                    offering: AtomicBool::new(false),
                 })
                 .collect(),
+            busy: AtomicBits::new(threads),
+            offering: AtomicBits::new(threads),
+            asked: AtomicBits::new(threads),
             root_result: Mutex::new(None),
             root_done: AtomicBool::new(false),
             done: AtomicBool::new(false),
@@ -219,6 +300,24 @@ impl<G: Game> Dts<G> {
             let sp = &self.split_points[id];
             (sp.cutoff.load(Relaxed), sp.parent.load(Relaxed))
         })
+    }
+
+    /// Whether split point `id` has moves left to take (a hint).
+    #[inline]
+    pub(super) fn is_open(&self, id: usize) -> bool {
+        self.open.get(id, Relaxed)
+    }
+
+    /// Marks thread `me`'s published list empty or not; call under its lock.
+    #[inline]
+    pub(super) fn set_offering(&self, me: usize, offering: bool) {
+        self.offering.set(me, offering, SeqCst);
+    }
+
+    /// Marks split point `id` open or not; call under its lock.
+    #[inline]
+    pub(super) fn set_open(&self, id: usize, open: bool) {
+        self.open.set(id, open, Relaxed);
     }
 
     pub(super) fn alloc(&self) -> Option<usize> {
@@ -248,8 +347,9 @@ impl<G: Game> Dts<G> {
     /// [`Dts::join`] decides under the lock).
     pub(super) fn find_open(&self) -> Option<usize> {
         let mut found: Option<(usize, i32)> = None;
-        for (id, sp) in self.split_points.iter().enumerate() {
-            if sp.open.load(Relaxed) && !sp.cutoff.load(Relaxed) {
+        for id in self.open.ones(Relaxed) {
+            let sp = &self.split_points[id];
+            if !sp.cutoff.load(Relaxed) {
                 let depth = sp.depth.load(Relaxed);
                 if outranks(depth, found.map(|(_, d)| d))
                     && !self.cut_above(sp.parent.load(Relaxed))
@@ -277,12 +377,9 @@ impl<G: Game> Dts<G> {
     /// mailbox, removed from its list.
     pub(super) fn choose(&self, me: usize) -> Option<(usize, Candidate)> {
         let mut best: Option<(usize, Candidate)> = None;
-        for (t, slot) in self.threads.iter().enumerate() {
-            if t == me
-                || !slot.busy.load(Relaxed)
-                || !slot.offering.load(Relaxed)
-                || slot.attention.load(Relaxed) & REQUEST != 0
-            {
+        for t in self.busy.ones_in_both(&self.offering, me, Relaxed) {
+            let slot = &self.threads[t];
+            if slot.attention.load(Relaxed) & REQUEST != 0 {
                 continue;
             }
             for c in lock(&slot.published).iter() {
@@ -295,7 +392,7 @@ impl<G: Game> Dts<G> {
         {
             let mut list = lock(&self.threads[t].published);
             list.retain(|x| x.serial != c.serial);
-            self.threads[t].offering.store(!list.is_empty(), Relaxed);
+            self.offering.set(t, !list.is_empty(), Relaxed);
         }
         Some((t, c))
     }
@@ -333,21 +430,29 @@ impl<G: Game> Dts<G> {
 
     /// Asks every other thread to publish its candidates (a thread not busy
     /// yet does so at its first interior node).
+    ///
+    /// `asked` is set before `PUBLISH` here and cleared after it in
+    /// [`Dts::asked_answered`], all `SeqCst`: a thread whose `asked` flag
+    /// is set has `PUBLISH` set, or is clearing both having just published.
     pub(super) fn ask_for_candidates(&self, me: usize) {
-        for (t, slot) in self.threads.iter().enumerate() {
-            if t != me && slot.attention.load(Relaxed) & PUBLISH == 0 {
-                slot.attention.fetch_or(PUBLISH, Relaxed);
-            }
-        }
+        self.asked.set_all(me, SeqCst, |t| {
+            self.threads[t].attention.fetch_or(PUBLISH, SeqCst);
+        });
+    }
+
+    /// Thread `me` published for the idle threads that asked: their asks
+    /// are answered.
+    pub(super) fn asked_answered(&self, me: usize) {
+        self.threads[me].attention.fetch_and(!PUBLISH, SeqCst);
+        self.asked.set(me, false, SeqCst);
     }
 
     /// Marks thread `me` busy or idle; an idle thread has no candidates.
     pub(super) fn set_busy(&self, me: usize, busy: bool) {
-        let slot = &self.threads[me];
-        slot.busy.store(busy, Relaxed);
+        self.busy.set(me, busy, Relaxed);
         if !busy {
-            lock(&slot.published).clear();
-            slot.offering.store(false, Relaxed);
+            lock(&self.threads[me].published).clear();
+            self.offering.set(me, false, Relaxed);
         }
     }
 
@@ -363,10 +468,7 @@ impl<G: Game> Dts<G> {
 
     /// Whether some busy thread other than `me` has published a candidate.
     pub(super) fn has_candidates(&self, me: usize) -> bool {
-        self.threads
-            .iter()
-            .enumerate()
-            .any(|(t, slot)| t != me && slot.busy.load(Relaxed) && slot.offering.load(SeqCst))
+        self.busy.ones_in_both(&self.offering, me, SeqCst).next().is_some()
     }
 
     /// Wakes up to `n` sleeping idle threads: call after making work

@@ -37,7 +37,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         // The bit stays set until there is something to offer: idle threads
         // wait for candidates, not for a list.
         if publish && self.publish(dts, in_flight) {
-            slot.attention.fetch_and(!PUBLISH, Relaxed);
+            dts.asked_answered(self.ctx.thread);
         }
         if publish {
             self.stack.next_publish = self.worker.stats.nodes + PUBLISH_INTERVAL;
@@ -98,7 +98,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             sp.alpha.store(f.alpha, Relaxed);
             sp.alpha_index.store(0, Relaxed);
             sp.cutoff.store(false, Relaxed);
-            sp.open.store(true, Relaxed);
+            dts.set_open(id, true);
         }
         self.stack.base = ply;
         self.stack.base_sp = id;
@@ -120,7 +120,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         for ply in stack.base..in_flight {
             let f = &stack.frames[ply];
             let merit = if stack.is_proxy(ply) {
-                if !dts.split_points[stack.base_sp].open.load(Relaxed) {
+                if !dts.is_open(stack.base_sp) {
                     continue;
                 }
                 join_merit(f.depth, f.entry_type)
@@ -136,9 +136,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             });
         }
         let offered = list.len();
-        dts.threads[self.ctx.thread]
-            .offering
-            .store(offered > 0, SeqCst);
+        dts.set_offering(self.ctx.thread, offered > 0);
         drop(list);
         // One idle thread can take each candidate.
         dts.wake_idle(offered);

@@ -12,7 +12,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// The proxy's move loop head: the split point's next move, or leave.
     pub(super) fn next_shared_move(&mut self) -> Flow {
         let dts = self.dts.expect("proxies exist only under DTS");
-        let sp = &dts.split_points[self.stack.base_sp];
+        let id = self.stack.base_sp;
+        let sp = &dts.split_points[id];
         sim::charge(Op::Attach);
         let taken = {
             let mut d = sp.lock();
@@ -53,7 +54,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     // takes the next move.
                     *workers -= 1;
                     if close {
-                        sp.open.store(false, Relaxed);
+                        dts.set_open(id, false);
                     }
                     return Flow::Exit(Exit::Idle);
                 }
@@ -70,7 +71,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     let i = node.next;
                     pick_best(&mut node.moves, &mut node.keys, i);
                     node.next += 1;
-                    sp.open.store(node.next < node.moves.len(), Relaxed);
+                    dts.set_open(id, node.next < node.moves.len());
                     let mv = node.moves[i];
                     in_flight.push(InFlight {
                         mv,
@@ -104,7 +105,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let (i, depth) = (f.index, f.depth);
         let mv = f.mv.expect("a proxy reports the move it searched");
         let failed_low = f.search.failed_low(score);
-        let sp = &dts.split_points[self.stack.base_sp];
+        let id = self.stack.base_sp;
+        let sp = &dts.split_points[id];
         sim::charge(Op::Merge);
         let cut = {
             let mut d = sp.lock();
@@ -122,7 +124,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 } else {
                     sp.cutoff.store(true, Relaxed);
                 }
-                sp.open.store(false, Relaxed);
+                dts.set_open(id, false);
             }
             if i == 0 {
                 d.node.node_type = d.node.node_type.after_first_move();
@@ -151,7 +153,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 return Flow::Exit(Exit::Idle);
             }
             d.closed = true;
-            sp.open.store(false, Relaxed);
+            dts.set_open(id, false);
             let parent = sp.parent.load(Relaxed);
             let complete = sp.cutoff.load(Relaxed)
                 || (d.node.next >= d.node.moves.len() && d.deferred.is_empty() && !d.aborted);
