@@ -92,11 +92,16 @@ pub struct Suite {
 }
 
 /// The embedded suites: name, game, description.
-pub const EMBEDDED: [(&str, GameName, &str); 13] = [
+pub const EMBEDDED: [(&str, GameName, &str); 15] = [
     (
         "othello-mid",
         GameName::Othello,
         "12 Othello midgame positions, depth 10",
+    ),
+    (
+        "othello-deep",
+        GameName::Othello,
+        "the first 4 Othello midgame positions at depth 12: trees for simulations of many processors",
     ),
     (
         "othello-ffo",
@@ -127,6 +132,11 @@ pub const EMBEDDED: [(&str, GameName, &str); 13] = [
         "chess",
         GameName::Chess,
         "Bratko-Kopec's 24 positions (best moves counted) and 10 middlegames, depth 8, normal mode",
+    ),
+    (
+        "chess-deep",
+        GameName::Chess,
+        "the 10 middlegames at depth 10, normal mode: trees for simulations of many processors",
     ),
     (
         "chess-bk",
@@ -174,6 +184,13 @@ pub const QUICK: [(&str, Option<i32>); 5] = [
 
 /// The depth of the embedded chess suites.
 const CHESS_DEPTH: i32 = 8;
+
+/// The depths of the deep suites, made for simulations of hundreds of
+/// processors: at the 2-core suites' depths a position gives each of 256
+/// processors a few thousand nodes, and the search's first plies dominate
+/// (Othello's first position at 256: YBW 38× at depth 10, 92× at depth 12).
+const DEEP_OTHELLO_DEPTH: i32 = 12;
+const DEEP_CHESS_DEPTH: i32 = 10;
 
 /// The depth of the embedded draughts suite: a third of a second a position
 /// on average (0.04 to 0.9 s), serially in exact mode, in release.
@@ -227,6 +244,19 @@ impl Suite {
                 GameName::Othello,
                 Some(10),
             ),
+            "othello-deep" => {
+                let text: String = include_str!("../data/othello-mid.txt")
+                    .lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                Suite::parse(
+                    "othello-deep",
+                    &text,
+                    GameName::Othello,
+                    Some(DEEP_OTHELLO_DEPTH),
+                )
+            }
             "othello-tiny" => {
                 let text: String = include_str!("../data/othello-mid.txt")
                     .lines()
@@ -250,6 +280,7 @@ impl Suite {
                 None,
             ),
             "chess" => Ok(Suite::chess("chess", 24, usize::MAX, CHESS_DEPTH)),
+            "chess-deep" => Ok(Suite::chess("chess-deep", 0, usize::MAX, DEEP_CHESS_DEPTH)),
             "chess-bk" => Ok(Suite::chess("chess-bk", 24, 0, CHESS_DEPTH)),
             "chess-tiny" => Ok(Suite::chess("chess-tiny", 2, 2, 4)),
             "draughts" => Ok(Suite::positions(

@@ -24,6 +24,7 @@ use split_pool::SplitPool;
 use transport::Slaves;
 
 pub(crate) mod abdada;
+pub(crate) mod atomic_bits;
 pub(crate) mod delay_transport;
 pub(crate) mod dts;
 pub(crate) mod idle;

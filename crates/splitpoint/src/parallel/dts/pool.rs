@@ -3,7 +3,7 @@
 //! and published candidates through which idle threads ask for work, and
 //! the root result. Locking and orderings are in the module's own doc.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
 
@@ -12,6 +12,7 @@ use crossbeam_utils::CachePadded;
 
 use crate::driver::lock;
 use crate::game::{Game, MAX_PLY};
+use crate::parallel::atomic_bits::AtomicBits;
 use crate::parallel::idle::{self, IdleSleep};
 use crate::parallel::shared_node::{NO_SPLIT_POINT, SharedResult, cut_off_on_chain};
 use crate::score::{INFINITY, Score};
@@ -32,76 +33,6 @@ pub(super) const REQUEST: u32 = 2;
 pub(super) const PENDING: usize = usize::MAX;
 /// Answer slot: the request was refused.
 pub(super) const REFUSED: usize = usize::MAX - 1;
-
-/// One flag per index, packed 64 to a word, so that finding the set ones
-/// reads a few words instead of one cache line per index.
-pub(super) struct AtomicBits(Box<[AtomicU64]>, usize);
-
-impl AtomicBits {
-    pub(super) fn new(len: usize) -> Self {
-        AtomicBits((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(), len)
-    }
-
-    /// Sets every flag but `skip`'s, one read-modify-write a word, and
-    /// calls `f` with each index that was clear.
-    pub(super) fn set_all(&self, skip: usize, order: Ordering, mut f: impl FnMut(usize)) {
-        for (w, word) in self.0.iter().enumerate() {
-            let end = (self.1 - w * 64).min(64);
-            let mut mask = if end == 64 { u64::MAX } else { (1 << end) - 1 };
-            if skip / 64 == w {
-                mask &= !(1 << (skip % 64));
-            }
-            let mut fresh = !word.fetch_or(mask, order) & mask;
-            while fresh != 0 {
-                f(w * 64 + fresh.trailing_zeros() as usize);
-                fresh &= fresh - 1;
-            }
-        }
-    }
-
-    #[inline]
-    pub(super) fn get(&self, i: usize, order: Ordering) -> bool {
-        self.0[i / 64].load(order) & (1 << (i % 64)) != 0
-    }
-
-    #[inline]
-    pub(super) fn set(&self, i: usize, on: bool, order: Ordering) {
-        let (word, bit) = (&self.0[i / 64], 1 << (i % 64));
-        if on {
-            word.fetch_or(bit, order);
-        } else {
-            word.fetch_and(!bit, order);
-        }
-    }
-
-    /// The indices set in both `self` and `other` (of the same length),
-    /// except `skip`, in increasing order, each word read once.
-    pub(super) fn ones_in_both<'a>(
-        &'a self,
-        other: &'a AtomicBits,
-        skip: usize,
-        order: Ordering,
-    ) -> impl Iterator<Item = usize> + 'a {
-        self.0.iter().zip(other.0.iter()).enumerate().flat_map(move |(w, (a, b))| {
-            let mut bits = a.load(order) & b.load(order);
-            if skip / 64 == w {
-                bits &= !(1 << (skip % 64));
-            }
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    w * 64 + i
-                })
-            })
-        })
-    }
-
-    /// The indices set, in increasing order.
-    pub(super) fn ones(&self, order: Ordering) -> impl Iterator<Item = usize> + '_ {
-        self.ones_in_both(self, usize::MAX, order)
-    }
-}
 
 /// A frame an idle thread may ask to split (or join).
 #[derive(Clone, Copy, Debug)]
@@ -468,7 +399,10 @@ impl<G: Game> Dts<G> {
 
     /// Whether some busy thread other than `me` has published a candidate.
     pub(super) fn has_candidates(&self, me: usize) -> bool {
-        self.busy.ones_in_both(&self.offering, me, SeqCst).next().is_some()
+        self.busy
+            .ones_in_both(&self.offering, me, SeqCst)
+            .next()
+            .is_some()
     }
 
     /// Wakes up to `n` sleeping idle threads: call after making work

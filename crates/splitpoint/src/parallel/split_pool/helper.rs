@@ -22,18 +22,19 @@ impl<G: Game> SplitPool<G> {
         worker: &mut Worker<G>,
         ctx: &SearchContext<G, E>,
         d: &mut SlotData<G>,
-        head: &SlotHead,
+        s: usize,
         id: u64,
     ) -> Option<Task<G>> {
+        let head = &self.slots[s].head;
         if head.id.load(Relaxed) != id || d.next >= d.node.moves.len() {
-            head.open.store(false, Relaxed);
+            self.open.set(s, false, Relaxed);
             return None;
         }
         let i = d.next;
         d.next += 1;
         sim::charge(Op::Attach);
         if d.next == d.node.moves.len() {
-            head.open.store(false, Relaxed);
+            self.open.set(s, false, Relaxed);
         }
         Some(d.node.take(worker, ctx, i))
     }
@@ -53,7 +54,7 @@ impl<G: Game> SplitPool<G> {
         if d.node.report(mv, score, worker) == Merged::Cut {
             worker.trace_mark(EventKind::Cutoff, d.node.ply, String::new);
             d.next = d.node.moves.len();
-            head.open.store(false, Relaxed);
+            self.open.set(s, false, Relaxed);
             head.id.store(self.fresh_id(s), Relaxed);
         }
     }
@@ -85,7 +86,7 @@ impl<G: Game> SplitPool<G> {
                     worker.stats.aborted_nodes += nodes;
                 }
             }
-            let Some(task) = self.take(worker, ctx, &mut d, head, id) else {
+            let Some(task) = self.take(worker, ctx, &mut d, s, id) else {
                 self.leave_if(subscriber, d, head);
                 return;
             };
@@ -103,7 +104,7 @@ impl<G: Game> SplitPool<G> {
                 // useless: close, so that nobody attaches to a slot its owner
                 // is about to release.
                 let d = slot.lock();
-                head.open.store(false, Relaxed);
+                self.open.set(s, false, Relaxed);
                 self.leave_if(subscriber, d, head);
                 return;
             };
@@ -140,7 +141,7 @@ impl<G: Game> SplitPool<G> {
         let id = {
             let _d = slot.lock();
             let subscribers = head.subscribers.load(Relaxed);
-            if !head.open.load(Relaxed) || !self.scheme.attach.allows(subscribers) {
+            if !self.open.get(s, Relaxed) || !self.scheme.attach.allows(subscribers) {
                 return false;
             }
             // Open under its mutex, the slot is live, and so is every slot

@@ -31,6 +31,7 @@ use crossbeam_utils::CachePadded;
 
 use crate::game::{Evaluator, Game};
 use crate::node::NodeType;
+use crate::parallel::atomic_bits::AtomicBits;
 use crate::parallel::idle::IdleSleep;
 use crate::parallel::shared_node::SharedNode;
 use crate::search::hook::SplitNode;
@@ -143,8 +144,6 @@ struct SlotHead {
     parent: AtomicU64,
     /// The slot is in use.
     claimed: AtomicBool,
-    /// An untaken move left, no cutoff, no cancel: threads may attach.
-    open: AtomicBool,
     /// The node's ply: scanners prefer the shallowest slot.
     ply: AtomicUsize,
     /// The owner's thread, whose sleep a leaver wakes.
@@ -167,7 +166,6 @@ impl<G: Game> Slot<G> {
                 id: AtomicU64::new(id),
                 parent: AtomicU64::new(NONE),
                 claimed: AtomicBool::new(false),
-                open: AtomicBool::new(false),
                 ply: AtomicUsize::new(0),
                 owner: AtomicUsize::new(0),
                 subscribers: AtomicUsize::new(0),
@@ -189,6 +187,10 @@ impl<G: Game> Slot<G> {
 pub(crate) struct SplitPool<G: Game> {
     scheme: Scheme,
     slots: Box<[Slot<G>]>,
+    /// The slots with an untaken move left, no cutoff, no cancel: threads
+    /// may attach. A bit set beside the heads (written under the slot's
+    /// mutex) so that a scan reads a few words, not every head.
+    open: AtomicBits,
     /// Per thread: the id of the innermost publication it works under, or
     /// `NONE`. Written and read only by its own thread (padded: read at
     /// every node).
@@ -220,6 +222,7 @@ impl<G: Game> SplitPool<G> {
         SplitPool {
             scheme,
             slots: (0..n).map(|s| Slot::new(s as u64)).collect(),
+            open: AtomicBits::new(n),
             current: (0..threads)
                 .map(|_| CachePadded::new(AtomicU64::new(NONE)))
                 .collect(),
@@ -295,11 +298,8 @@ impl<G: Game> SplitPool<G> {
         let mut free: Option<(usize, usize)> = None;
         let mut taken: Option<(usize, usize)> = None;
         let attach = self.scheme.attach;
-        for (s, slot) in self.slots.iter().enumerate() {
-            let head = &slot.head;
-            if !head.open.load(Acquire) {
-                continue;
-            }
+        for s in self.open.ones(Acquire) {
+            let head = &self.slots[s].head;
             let ply = head.ply.load(Relaxed);
             let best = if attach == Attach::Any || head.subscribers.load(Relaxed) == 0 {
                 &mut free

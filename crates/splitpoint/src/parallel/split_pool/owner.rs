@@ -114,7 +114,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for SplitPool<G> {
             head.owner.store(ctx.thread, Relaxed);
             head.subscribers.store(0, Relaxed);
             head.id.store(id, Relaxed);
-            head.open.store(true, Release);
+            self.open.set(s, true, Release);
         }
         me.store(id, Relaxed);
         worker.stats.splits += 1;
@@ -143,7 +143,7 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for SplitPool<G> {
             let mut d = slot.lock();
             debug_assert_eq!(head.subscribers.load(Relaxed), 0);
             debug_assert!(
-                !head.open.load(Relaxed),
+                !self.open.get(s, Relaxed),
                 "the slot closed before its owner waited"
             );
             if d.node.result.best_move.is_some() {

@@ -30,7 +30,7 @@ fn publish(pool: &SplitPool<Nim>, s: usize, ply: usize, parent: u64, subscribers
     head.ply.store(ply, Relaxed);
     head.subscribers.store(subscribers, Relaxed);
     head.id.store(id, Relaxed);
-    head.open.store(true, Relaxed);
+    pool.open.set(s, true, Relaxed);
     id
 }
 
