@@ -1,9 +1,10 @@
 //! The evaluator: material and piece-square tables, tapered between the
 //! middlegame and the endgame; captures and promotions for quiescence, ordered
-//! most valuable victim, least valuable attacker first.
+//! most valuable victim, least valuable attacker first; the pruning near the
+//! leaves the search may use.
 
 use cozy_chess::{BitBoard, Board, Color, Piece, Rank, Square};
-use splitpoint::{Evaluator, Game, MoveList, Score};
+use splitpoint::{Evaluator, Game, MoveList, Pruning, Score};
 
 use super::position::Chess;
 use super::see::{SEE_VALUE, see};
@@ -160,7 +161,8 @@ fn insufficient_material(board: &Board) -> bool {
 /// The evaluator for [`Chess`]: [`evaluate`], quiescence over captures and
 /// queen promotions (every legal move when in check), MVV-LVA ordering; and
 /// the search's selectivity outside exact mode: check extension, null moves
-/// (not with king and pawns only), reductions of quiet moves.
+/// (not with king and pawns only), reductions of quiet moves, and the
+/// pruning near the leaves of [`ChessEval::pruning`].
 ///
 /// Quiescence and exactness: in check ([`Evaluator::in_check`]) the core's
 /// quiescence does not stand pat but takes the best evasion, which is why
@@ -175,12 +177,18 @@ pub struct ChessEval {
     /// Quiescence follows every evasion when in check (else only captures
     /// and queen promotions, in check too).
     pub evasions: bool,
+    /// The pruning near the leaves outside exact mode (see
+    /// [`Evaluator::pruning`]); `None` turns it off.
+    pub pruning: Option<Pruning>,
 }
 
 impl Default for ChessEval {
-    /// With evasions.
+    /// With evasions and [`PRUNING`].
     fn default() -> Self {
-        ChessEval { evasions: true }
+        ChessEval {
+            evasions: true,
+            pruning: Some(PRUNING),
+        }
     }
 }
 
@@ -238,6 +246,13 @@ impl Evaluator<Chess> for ChessEval {
             return None;
         }
         pos.null_move()
+    }
+
+    /// Reverse futility, futility and late-move pruning near the leaves
+    /// (by default [`PRUNING`]).
+    #[inline]
+    fn pruning(&self) -> Option<Pruning> {
+        self.pruning
     }
 
     /// Neither a capture nor a promotion.
@@ -300,3 +315,14 @@ fn promotion_bonus(promotion: Option<Piece>) -> i32 {
         None => 0,
     }
 }
+
+/// The pruning near the leaves chess's search uses outside exact mode; each
+/// rule was kept for what it gained in a match (see
+/// `docs/lab/2026-12-02-chess-selectivity.md`).
+pub const PRUNING: Pruning = Pruning {
+    reverse_futility_depth: 6,
+    reverse_futility_margin: 80,
+    futility_depth: 3,
+    futility_margin: 80,
+    late_move_depth: 3,
+};

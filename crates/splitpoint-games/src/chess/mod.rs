@@ -13,7 +13,8 @@
 //!   [`parse_epd`] reads others) and [`middlegames`] for time-to-depth.
 //!
 //! [`ChessEval`] also turns on the core search's selectivity outside exact
-//! mode: check extension, null-move pruning and late-move reductions.
+//! mode: check extension, null-move pruning, late-move reductions, and
+//! reverse futility, futility and late-move pruning near the leaves.
 //!
 //! ```
 //! use splitpoint::{Game, perft};
@@ -35,7 +36,7 @@ mod see;
 
 pub use bratko_kopec::{EpdPosition, bratko_kopec, parse_epd};
 pub use cozy_chess::{self, Board, Move};
-pub use eval::{ChessEval, evaluate};
+pub use eval::{ChessEval, PRUNING, evaluate};
 pub use middlegames::{MIDDLEGAMES, middlegames};
 pub use position::{Chess, HISTORY_LEN, START_FEN, perft};
 pub use see::{SEE_VALUE, see};
