@@ -6,9 +6,10 @@
 //!   castling as `e1g1`); positions are FEN (or `startpos`). Checkmate,
 //!   stalemate, the fifty-move rule and repetitions end the game (see
 //!   [`Chess`] for exactly which repetitions).
-//! - [`ChessEval`]: material and piece-square tables, tapered from the
-//!   middlegame to the endgame; quiescence over captures and queen promotions
-//!   (every evasion in check), MVV-LVA ordering.
+//! - [`ChessEval`]: material, piece-square tables, pawn structure, mobility
+//!   and king attacks, tapered from the middlegame to the endgame;
+//!   quiescence over captures and queen promotions (every evasion in
+//!   check), MVV-LVA ordering.
 //! - Suites: [`bratko_kopec`] (24 positions with best moves, from an EPD file;
 //!   [`parse_epd`] reads others) and [`middlegames`] for time-to-depth.
 //!
