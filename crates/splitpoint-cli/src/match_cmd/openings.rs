@@ -132,7 +132,7 @@ const BOOK: &[&str] = &[
     "Nf3 Nf6 g3 g6 Bg2 Bg7 O-O O-O d3 d6",            // King's Indian attack
     "Nf3 d5 c4 e6 g3 Nf6 Bg2 Be7 O-O O-O",            // Réti, closed
     "Nf3 d5 d4 Nf6 c4 c6 e3 Bf5",                     // Slav by Réti's order
-    "g3 d5 Bg2 Nf6 Nf3 c6 O-O Bg4",                   // Benko's opening
+    "g3 e5 Bg2 d5 d3 Nf6 Nf3 Nc6",                    // Benko's opening
     "b3 e5 Bb2 Nc6 e3 d5 Bb5 Bd6",                    // Larsen
     "f4 d5 Nf3 Nf6 e3 g6 Be2 Bg7",                    // Bird
 ];
