@@ -572,7 +572,10 @@ fn exact_search_equals_negamax() {
         .flat_map(|p| [(p, 2), (p, 3)])
         .chain([(&start, 2)])
         .collect();
-    let evals = [true, false].map(|evasions| ChessEval { evasions });
+    let evals = [true, false].map(|evasions| ChessEval {
+        evasions,
+        ..ChessEval::default()
+    });
     assert_exact_equals_negamax(&evals, &cases, true);
 }
 

@@ -62,11 +62,44 @@ fn selectivity_prunes_and_extends_outside_exact_mode() {
     );
 }
 
+/// Reverse futility, futility and late-move pruning shrink the tree at a
+/// fixed depth, and exact mode ignores them.
+#[test]
+fn pruning_near_the_leaves_shrinks_the_tree_outside_exact_mode() {
+    let pruned = ChessEval::default();
+    let unpruned = ChessEval {
+        pruning: None,
+        ..pruned
+    };
+    let nodes = |eval: ChessEval, limits: &Limits| -> (u64, Score) {
+        let mut total = 0;
+        let mut score = 0;
+        for (_, pos) in middlegames().iter().take(4) {
+            let r = Engine::new(eval, 16).search(pos, limits);
+            total += r.stats.nodes;
+            score += r.score;
+        }
+        (total, score)
+    };
+    let (with, _) = nodes(pruned, &Limits::to_depth(7));
+    let (without, _) = nodes(unpruned, &Limits::to_depth(7));
+    assert!(
+        with * 4 < without * 3,
+        "pruning should save a quarter of the tree: {with} vs {without} nodes"
+    );
+    let exact = Limits::to_depth(3).exact();
+    assert_eq!(nodes(pruned, &exact), nodes(unpruned, &exact));
+}
+
 /// DTS's explicit-stack search takes the recursive search's steps with the
-/// null move, the reductions and their re-searches, and the check extension.
+/// null move, the reductions and their re-searches, and the check extension
+/// (not the pruning near the leaves, which only the recursive search takes).
 #[test]
 fn iterative_search_equals_recursive_with_selectivity() {
-    let eval = ChessEval::default();
+    let eval = ChessEval {
+        pruning: None,
+        ..ChessEval::default()
+    };
     let mut positions: Vec<Chess> = middlegames().into_iter().map(|(_, p)| p).collect();
     positions.extend([
         fen(KIWIPETE),

@@ -407,6 +407,15 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// The pruning near the leaves the search may use outside exact mode,
+    /// at non-PV nodes out of check, in this evaluator's score units (see
+    /// [`Pruning`]). The default, none, leaves the search as selective as
+    /// [`Self::null_move`] and [`Self::is_quiet`] make it.
+    #[inline]
+    fn pruning(&self) -> Option<Pruning> {
+        None
+    }
+
     /// Whether enhanced transposition cut-offs pay at this node (`depth`
     /// plies left), outside exact mode: before a null-window node searches
     /// its moves, the table is probed for every child, and a child whose
@@ -455,4 +464,27 @@ pub trait Evaluator<G: Game>: Send + Sync {
         let _ = (pos, alpha, beta, depth, ply, nodes);
         None
     }
+}
+
+/// The pruning rules near the leaves an [`Evaluator`] may turn on (see
+/// [`Evaluator::pruning`]), read only outside exact mode, at non-PV nodes
+/// not in check. A depth of 0 turns its rule off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Reverse futility: with this many plies left or fewer, a node whose
+    /// static score beats beta by `reverse_futility_margin` per ply left
+    /// returns that score without a search.
+    pub reverse_futility_depth: i32,
+    /// Reverse futility's margin per ply left.
+    pub reverse_futility_margin: Score,
+    /// Futility: with this many plies left or fewer, once a move is
+    /// searched, quiet moves (not giving check) are skipped when the static
+    /// score plus `futility_margin` per ply left (and one more) stays at or
+    /// below alpha.
+    pub futility_depth: i32,
+    /// Futility's margin per ply left.
+    pub futility_margin: Score,
+    /// Late-move pruning: with this many plies left or fewer, quiet moves
+    /// (not giving check) after the first `3 + depth²` are skipped.
+    pub late_move_depth: i32,
 }

@@ -56,7 +56,9 @@ pub mod cluster {
 
 pub use driver::{Limits, MAX_DEPTH, SearchResult};
 pub use engine::{Engine, StopHandle};
-pub use game::{Evaluator, Game, MAX_MOVES, MAX_PLY, MoveBuffer, MoveList, Outcome, ParseError};
+pub use game::{
+    Evaluator, Game, MAX_MOVES, MAX_PLY, MoveBuffer, MoveList, Outcome, ParseError, Pruning,
+};
 pub use node::NodeType;
 pub use oracle::{perft, perft_exact_depth};
 pub use parallel::{Algorithm, UnknownAlgorithm};

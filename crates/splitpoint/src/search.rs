@@ -9,7 +9,9 @@
 //! (see [`Evaluator::in_check`], [`Evaluator::null_move`] and
 //! [`Evaluator::is_quiet`]): a node in check is searched a ply deeper,
 //! null-move pruning ends a non-PV node whose pass still holds beta, and late
-//! quiet moves of non-PV nodes are searched at reduced depth first.
+//! quiet moves of non-PV nodes are searched at reduced depth first; where
+//! [`Evaluator::pruning`] allows, nodes near the leaves are pruned by their
+//! static score (reverse futility, futility, late-move pruning).
 //!
 //! Exact mode turns all of that off, and more: the table never ends a node
 //! (it only orders moves), the root uses no aspiration window, and the
@@ -29,7 +31,7 @@ use arrayvec::ArrayVec;
 
 use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
 use crate::node::NodeType;
-use crate::score::{INFINITY, Score, is_decisive};
+use crate::score::{INFINITY, Score, WIN_BOUND, is_decisive};
 use crate::sim::Sim;
 use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
@@ -45,6 +47,16 @@ const POLL_INTERVAL: u64 = 4096;
 /// Late-move reductions start with this move index, at this depth or more.
 const LMR_MIN_INDEX: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;
+
+/// What the pruning near the leaves (see [`crate::game::Pruning`]) decided
+/// for a node's quiet moves before its loop.
+#[derive(Clone, Copy, Debug)]
+struct LeafPruning {
+    /// The static score plus the futility margin stays at or below alpha.
+    futile: bool,
+    /// Quiet moves from this index on are skipped.
+    late_moves: usize,
+}
 
 /// What every thread of one search shares, borrowed for the search's length.
 pub struct SearchContext<'a, G: Game, E: Evaluator<G>> {
@@ -131,6 +143,8 @@ struct NodeSearch {
     node_type: NodeType,
     /// The node's type when it was entered.
     entry_type: NodeType,
+    /// Which quiet moves may be skipped, at a node near the leaves.
+    leaf: Option<LeafPruning>,
 }
 
 /// One thread's search state: owned, never shared, but for the history of
@@ -335,6 +349,7 @@ impl<G: Game> Worker<G> {
             ply: 0,
             node_type: NodeType::Pv,
             entry_type: NodeType::Pv,
+            leaf: None,
         };
         let (best, best_move) = self.search_moves(ctx, root, &mut moves, &mut keys, node);
         let moved = best_move.is_some_and(|mv| move_to_front(root_moves, mv, best));
@@ -513,7 +528,41 @@ impl<G: Game> Worker<G> {
             Err(score) => return score,
         };
 
-        // Step 4. Null move: when passing still holds beta, so does the node.
+        // Step 4. Near the leaves, at null-window nodes out of check: a
+        // static score far above beta is taken as it is (reverse futility);
+        // one far below alpha, or a late move, lets quiet moves go unsearched.
+        let pruning = if ctx.exact || in_check || beta - alpha > 1 {
+            None
+        } else {
+            ctx.eval.pruning()
+        };
+        let mut leaf = None;
+        if let Some(p) = pruning
+            && depth
+                <= p.reverse_futility_depth
+                    .max(p.futility_depth)
+                    .max(p.late_move_depth)
+        {
+            let eval = ctx.eval.evaluate(pos);
+            if depth <= p.reverse_futility_depth
+                && !is_decisive(beta)
+                && eval - p.reverse_futility_margin * depth >= beta
+            {
+                return eval;
+            }
+            leaf = Some(LeafPruning {
+                futile: depth <= p.futility_depth
+                    && !is_decisive(alpha)
+                    && eval + p.futility_margin * (depth + 1) <= alpha,
+                late_moves: if depth <= p.late_move_depth {
+                    3 + (depth * depth) as usize
+                } else {
+                    usize::MAX
+                },
+            });
+        }
+
+        // Step 5. Null move: when passing still holds beta, so does the node.
         if beta - alpha <= 1
             && let Some(score) =
                 self.null_move_cutoff(ctx, pos, beta, depth, ply, node_type, in_check)
@@ -524,7 +573,7 @@ impl<G: Game> Worker<G> {
             return 0;
         }
 
-        // Step 5. Generate and order the moves.
+        // Step 6. Generate and order the moves.
         let mut moves = G::Moves::default();
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
@@ -535,7 +584,7 @@ impl<G: Game> Worker<G> {
         let mut keys = PerMove::<G, i64>::default();
         self.order_keys(ctx, pos, &moves, probe.tt_move, ply, &mut keys);
 
-        // Step 6. Search the moves, best first.
+        // Step 7. Search the moves, best first.
         let node = NodeSearch {
             alpha,
             beta,
@@ -543,13 +592,14 @@ impl<G: Game> Worker<G> {
             ply,
             node_type,
             entry_type: node_type,
+            leaf,
         };
         let (best, best_move) = self.search_moves(ctx, pos, &mut moves, &mut keys, node);
         if self.stopped {
             return 0;
         }
 
-        // Step 7. Remember the result.
+        // Step 8. Remember the result.
         self.store(ctx, probe.key, best, best_move, alpha, beta, depth, ply);
         best
     }
@@ -575,6 +625,7 @@ impl<G: Game> Worker<G> {
             ply,
             mut node_type,
             entry_type,
+            leaf,
         } = node;
         let mut node = MoveLoop {
             alpha,
@@ -586,6 +637,15 @@ impl<G: Game> Worker<G> {
             pick_best(moves, keys, i);
             let mv = moves[i];
             let child = pos.play(mv);
+            if i > 0
+                && let Some(leaf) = leaf
+                && (leaf.futile || i >= leaf.late_moves)
+                && node.best > -WIN_BOUND
+                && ctx.eval.is_quiet(pos, mv)
+                && !ctx.eval.in_check(&child)
+            {
+                continue;
+            }
             let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);
             let alpha = node.alpha;
             let score = self.search_child(ctx, &child, i, r, || alpha, beta, depth, ply, node_type);

@@ -32,7 +32,7 @@ use uci_client::{EngineSpec, UciEngine};
 
 /// Play a chess match between two UCI engines: score, Elo and SPRT
 ///
-/// Each opening (a built-in book of 24 balanced main lines, or --openings
+/// Each opening (a built-in book of 127 balanced main lines, or --openings
 /// FILE) is played twice, once with each engine as White. The first engine
 /// is --engine (by default this program's own `splitpoint uci`), the second
 /// --opponent; both run as child processes spoken to over UCI. The clock is

@@ -115,12 +115,21 @@ impl Tally {
             .then(|| normal_cdf((self.wins as f64 - self.losses as f64) / decisive.sqrt()))
     }
 
-    /// The GSPRT's log-likelihood ratio of `elo1` against `elo0` (0 before
-    /// the sample has any spread: all wins or all draws say too little).
+    /// The GSPRT's log-likelihood ratio of `elo1` against `elo0`. A
+    /// sample with no spread (all wins, say) takes its variance from the
+    /// sample with one draw more, so that a sweep still ends the test;
+    /// all draws give 0.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let (Some(s), Some(var)) = (self.score(), self.variance()) else {
+        let (Some(s), Some(mut var)) = (self.score(), self.variance()) else {
             return 0.0;
         };
+        if var <= 0.0 {
+            let one_more_draw = Tally {
+                draws: self.draws + 1,
+                ..*self
+            };
+            var = one_more_draw.variance().unwrap_or(0.0);
+        }
         if var <= 0.0 {
             return 0.0;
         }
@@ -336,6 +345,10 @@ mod tests {
         // An even match speaks for the hypothesis nearer 0.
         assert!(tally(40, 20, 40).llr(0.0, 10.0) < 0.0);
         assert!(tally(40, 20, 40).llr(-10.0, 0.0) > 0.0);
+        // A sweep decides a wide test; all draws decide nothing.
+        assert!(tally(40, 0, 0).llr(0.0, 200.0) > 2.95);
+        assert!(tally(3, 0, 0).llr(0.0, 10.0) < 2.95);
+        assert_eq!(tally(0, 30, 0).llr(0.0, 10.0), 0.0);
     }
 
     #[test]

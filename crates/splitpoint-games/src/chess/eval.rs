@@ -1,9 +1,11 @@
-//! The evaluator: material and piece-square tables, tapered between the
-//! middlegame and the endgame; captures and promotions for quiescence, ordered
-//! most valuable victim, least valuable attacker first.
+//! The evaluator: material and piece-square tables, pawn structure (passed,
+//! doubled and isolated pawns), mobility and attacks next to the enemy king,
+//! tapered between the middlegame and the endgame; captures and promotions
+//! for quiescence, ordered most valuable victim, least valuable attacker
+//! first; the pruning near the leaves the search may use.
 
 use cozy_chess::{BitBoard, Board, Color, Piece, Rank, Square};
-use splitpoint::{Evaluator, Game, MoveList, Score};
+use splitpoint::{Evaluator, Game, MoveList, Pruning, Score};
 
 use super::position::Chess;
 use super::see::{SEE_VALUE, see};
@@ -140,6 +142,10 @@ pub fn evaluate(board: &Board) -> Score {
             mg += sign * BISHOP_PAIR.0;
             eg += sign * BISHOP_PAIR.1;
         }
+        let (pawns_mg, pawns_eg) = pawn_structure(board, color);
+        let (activity_mg, activity_eg) = activity(board, color);
+        mg += sign * (pawns_mg + activity_mg);
+        eg += sign * (pawns_eg + activity_eg);
     }
     let phase = phase.min(MAX_PHASE);
     let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
@@ -151,6 +157,117 @@ pub fn evaluate(board: &Board) -> Score {
     score + TEMPO
 }
 
+/// A passed pawn's bonus by its rank from its own side, middlegame and
+/// endgame.
+const PASSED_MG: [i32; 8] = [0, 5, 5, 10, 20, 35, 60, 0];
+const PASSED_EG: [i32; 8] = [0, 10, 15, 25, 45, 75, 120, 0];
+/// Each pawn beyond the first on a file.
+const DOUBLED: (i32, i32) = (-10, -20);
+/// A pawn with no friendly pawn on a neighbouring file.
+const ISOLATED: (i32, i32) = (-10, -15);
+/// Per square a knight, bishop, rook or queen reaches (not its own side's,
+/// not attacked by an enemy pawn), above or below `MOBILITY_MEAN`, by
+/// [`Piece`] index.
+const MOBILITY_MG: [i32; 6] = [0, 4, 4, 2, 1, 0];
+const MOBILITY_EG: [i32; 6] = [0, 4, 5, 4, 2, 0];
+const MOBILITY_MEAN: [i32; 6] = [0, 4, 6, 6, 12, 0];
+/// Per attack on a square next to the enemy king (middlegame), by
+/// [`Piece`] index, once two or more pieces take part.
+const KING_ATTACK: [i32; 6] = [0, 6, 6, 8, 12, 0];
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// The squares `color`'s pawns attack.
+fn pawn_attacks(pawns: u64, color: Color) -> u64 {
+    match color {
+        Color::White => ((pawns << 7) & !FILE_H) | ((pawns << 9) & !FILE_A),
+        Color::Black => ((pawns >> 9) & !FILE_H) | ((pawns >> 7) & !FILE_A),
+    }
+}
+
+/// Passed, doubled and isolated pawns of `color`, middlegame and endgame.
+fn pawn_structure(board: &Board, color: Color) -> (i32, i32) {
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let enemy = board.colored_pieces(!color, Piece::Pawn).0;
+    let (mut mg, mut eg) = (0, 0);
+    for file in 0..8 {
+        let on_file = (own & (FILE_A << file)).count_ones() as i32;
+        if on_file == 0 {
+            continue;
+        }
+        let mut neighbours = 0;
+        if file > 0 {
+            neighbours |= FILE_A << (file - 1);
+        }
+        if file < 7 {
+            neighbours |= FILE_A << (file + 1);
+        }
+        if on_file > 1 {
+            mg += DOUBLED.0 * (on_file - 1);
+            eg += DOUBLED.1 * (on_file - 1);
+        }
+        if own & neighbours == 0 {
+            mg += ISOLATED.0 * on_file;
+            eg += ISOLATED.1 * on_file;
+        }
+    }
+    for sq in BitBoard(own) {
+        let (file, rank) = (sq.file() as u32, sq.rank() as usize);
+        let files = (FILE_A << file)
+            | if file > 0 { FILE_A << (file - 1) } else { 0 }
+            | if file < 7 { FILE_A << (file + 1) } else { 0 };
+        let (ahead, relative) = match color {
+            Color::White if rank < 7 => (!0u64 << (8 * (rank + 1)), rank),
+            Color::Black if rank > 0 => ((1u64 << (8 * rank)) - 1, 7 - rank),
+            _ => continue,
+        };
+        if enemy & files & ahead == 0 {
+            mg += PASSED_MG[relative];
+            eg += PASSED_EG[relative];
+        }
+    }
+    (mg, eg)
+}
+
+/// Mobility of `color`'s pieces and their attacks next to the enemy king,
+/// middlegame and endgame.
+fn activity(board: &Board, color: Color) -> (i32, i32) {
+    let occupied = board.occupied();
+    let enemy_pawns = board.colored_pieces(!color, Piece::Pawn).0;
+    let area = BitBoard(!board.colors(color).0 & !pawn_attacks(enemy_pawns, !color));
+    let king = board.king(!color);
+    let zone = cozy_chess::get_king_moves(king) | king.bitboard();
+    let (mut mg, mut eg) = (0, 0);
+    let (mut attackers, mut attack) = (0, 0);
+    for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+        let p = piece as usize;
+        for sq in board.colored_pieces(color, piece) {
+            let reach = match piece {
+                Piece::Knight => cozy_chess::get_knight_moves(sq),
+                Piece::Bishop => cozy_chess::get_bishop_moves(sq, occupied),
+                Piece::Rook => cozy_chess::get_rook_moves(sq, occupied),
+                _ => {
+                    cozy_chess::get_bishop_moves(sq, occupied)
+                        | cozy_chess::get_rook_moves(sq, occupied)
+                }
+            };
+            let mobility = (reach & area).len() as i32 - MOBILITY_MEAN[p];
+            mg += MOBILITY_MG[p] * mobility;
+            eg += MOBILITY_EG[p] * mobility;
+            let hits = (reach & zone).len() as i32;
+            if hits > 0 {
+                attackers += 1;
+                attack += KING_ATTACK[p] * hits;
+            }
+        }
+    }
+    if attackers >= 2 {
+        mg += attack;
+    }
+    (mg, eg)
+}
+
 /// Neither side can ever mate: bare kings, or a single minor piece, and no pawns.
 fn insufficient_material(board: &Board) -> bool {
     let heavy = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
@@ -160,7 +277,8 @@ fn insufficient_material(board: &Board) -> bool {
 /// The evaluator for [`Chess`]: [`evaluate`], quiescence over captures and
 /// queen promotions (every legal move when in check), MVV-LVA ordering; and
 /// the search's selectivity outside exact mode: check extension, null moves
-/// (not with king and pawns only), reductions of quiet moves.
+/// (not with king and pawns only), reductions of quiet moves, and the
+/// pruning near the leaves of [`ChessEval::pruning`].
 ///
 /// Quiescence and exactness: in check ([`Evaluator::in_check`]) the core's
 /// quiescence does not stand pat but takes the best evasion, which is why
@@ -175,12 +293,18 @@ pub struct ChessEval {
     /// Quiescence follows every evasion when in check (else only captures
     /// and queen promotions, in check too).
     pub evasions: bool,
+    /// The pruning near the leaves outside exact mode (see
+    /// [`Evaluator::pruning`]); `None` turns it off.
+    pub pruning: Option<Pruning>,
 }
 
 impl Default for ChessEval {
-    /// With evasions.
+    /// With evasions and [`PRUNING`].
     fn default() -> Self {
-        ChessEval { evasions: true }
+        ChessEval {
+            evasions: true,
+            pruning: Some(PRUNING),
+        }
     }
 }
 
@@ -238,6 +362,13 @@ impl Evaluator<Chess> for ChessEval {
             return None;
         }
         pos.null_move()
+    }
+
+    /// Reverse futility, futility and late-move pruning near the leaves
+    /// (by default [`PRUNING`]).
+    #[inline]
+    fn pruning(&self) -> Option<Pruning> {
+        self.pruning
     }
 
     /// Neither a capture nor a promotion.
@@ -300,3 +431,14 @@ fn promotion_bonus(promotion: Option<Piece>) -> i32 {
         None => 0,
     }
 }
+
+/// The pruning near the leaves chess's search uses outside exact mode; each
+/// rule was kept for what it gained in a match (see
+/// `docs/lab/2026-12-02-chess-selectivity.md`).
+pub const PRUNING: Pruning = Pruning {
+    reverse_futility_depth: 6,
+    reverse_futility_margin: 80,
+    futility_depth: 3,
+    futility_margin: 80,
+    late_move_depth: 3,
+};

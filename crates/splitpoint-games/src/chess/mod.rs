@@ -6,14 +6,16 @@
 //!   castling as `e1g1`); positions are FEN (or `startpos`). Checkmate,
 //!   stalemate, the fifty-move rule and repetitions end the game (see
 //!   [`Chess`] for exactly which repetitions).
-//! - [`ChessEval`]: material and piece-square tables, tapered from the
-//!   middlegame to the endgame; quiescence over captures and queen promotions
-//!   (every evasion in check), MVV-LVA ordering.
+//! - [`ChessEval`]: material, piece-square tables, pawn structure, mobility
+//!   and king attacks, tapered from the middlegame to the endgame;
+//!   quiescence over captures and queen promotions (every evasion in
+//!   check), MVV-LVA ordering.
 //! - Suites: [`bratko_kopec`] (24 positions with best moves, from an EPD file;
 //!   [`parse_epd`] reads others) and [`middlegames`] for time-to-depth.
 //!
 //! [`ChessEval`] also turns on the core search's selectivity outside exact
-//! mode: check extension, null-move pruning and late-move reductions.
+//! mode: check extension, null-move pruning, late-move reductions, and
+//! reverse futility, futility and late-move pruning near the leaves.
 //!
 //! ```
 //! use splitpoint::{Game, perft};
@@ -35,7 +37,7 @@ mod see;
 
 pub use bratko_kopec::{EpdPosition, bratko_kopec, parse_epd};
 pub use cozy_chess::{self, Board, Move};
-pub use eval::{ChessEval, evaluate};
+pub use eval::{ChessEval, PRUNING, evaluate};
 pub use middlegames::{MIDDLEGAMES, middlegames};
 pub use position::{Chess, HISTORY_LEN, START_FEN, perft};
 pub use see::{SEE_VALUE, see};
