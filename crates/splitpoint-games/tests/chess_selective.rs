@@ -92,14 +92,11 @@ fn pruning_near_the_leaves_shrinks_the_tree_outside_exact_mode() {
 }
 
 /// DTS's explicit-stack search takes the recursive search's steps with the
-/// null move, the reductions and their re-searches, and the check extension
-/// (not the pruning near the leaves, which only the recursive search takes).
+/// null move, the reductions and their re-searches, the check extension and
+/// the pruning near the leaves.
 #[test]
 fn iterative_search_equals_recursive_with_selectivity() {
-    let eval = ChessEval {
-        pruning: None,
-        ..ChessEval::default()
-    };
+    let eval = ChessEval::default();
     let mut positions: Vec<Chess> = middlegames().into_iter().map(|(_, p)| p).collect();
     positions.extend([
         fen(KIWIPETE),

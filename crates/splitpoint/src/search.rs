@@ -51,11 +51,77 @@ const LMR_MIN_DEPTH: i32 = 3;
 /// What the pruning near the leaves (see [`crate::game::Pruning`]) decided
 /// for a node's quiet moves before its loop.
 #[derive(Clone, Copy, Debug)]
-struct LeafPruning {
+pub(crate) struct LeafPruning {
     /// The static score plus the futility margin stays at or below alpha.
     futile: bool,
     /// Quiet moves from this index on are skipped.
     late_moves: usize,
+}
+
+/// Step 4 of a node (here and in DTS's explicit stack): near the leaves, at
+/// null-window nodes out of check and outside exact mode, `Err(score)` when
+/// the static score beats beta by the reverse-futility margin, else which
+/// quiet moves the loop may skip (`None`: none).
+#[inline]
+pub(crate) fn leaf_pruning<G: Game, E: Evaluator<G>>(
+    ctx: &SearchContext<'_, G, E>,
+    pos: &G,
+    alpha: Score,
+    beta: Score,
+    depth: i32,
+    in_check: bool,
+) -> Result<Option<LeafPruning>, Score> {
+    if ctx.exact || in_check || beta - alpha > 1 {
+        return Ok(None);
+    }
+    let Some(p) = ctx.eval.pruning() else {
+        return Ok(None);
+    };
+    if depth
+        > p.reverse_futility_depth
+            .max(p.futility_depth)
+            .max(p.late_move_depth)
+    {
+        return Ok(None);
+    }
+    let eval = ctx.eval.evaluate(pos);
+    if depth <= p.reverse_futility_depth
+        && !is_decisive(beta)
+        && eval - p.reverse_futility_margin * depth >= beta
+    {
+        return Err(eval);
+    }
+    Ok(Some(LeafPruning {
+        futile: depth <= p.futility_depth
+            && !is_decisive(alpha)
+            && eval + p.futility_margin * (depth + 1) <= alpha,
+        late_moves: if depth <= p.late_move_depth {
+            3 + (depth * depth) as usize
+        } else {
+            usize::MAX
+        },
+    }))
+}
+
+/// Whether the move loop skips move `i` (`mv`, leading to `child`) by the
+/// node's [`LeafPruning`]: a quiet move not giving check, after the first,
+/// while the node's `best` is no lost score.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn skips_quiet_move<G: Game, E: Evaluator<G>>(
+    ctx: &SearchContext<'_, G, E>,
+    leaf: Option<LeafPruning>,
+    i: usize,
+    best: Score,
+    pos: &G,
+    mv: G::Move,
+    child: &G,
+) -> bool {
+    i > 0
+        && leaf.is_some_and(|leaf| leaf.futile || i >= leaf.late_moves)
+        && best > -WIN_BOUND
+        && ctx.eval.is_quiet(pos, mv)
+        && !ctx.eval.in_check(child)
 }
 
 /// What every thread of one search shares, borrowed for the search's length.
@@ -531,36 +597,10 @@ impl<G: Game> Worker<G> {
         // Step 4. Near the leaves, at null-window nodes out of check: a
         // static score far above beta is taken as it is (reverse futility);
         // one far below alpha, or a late move, lets quiet moves go unsearched.
-        let pruning = if ctx.exact || in_check || beta - alpha > 1 {
-            None
-        } else {
-            ctx.eval.pruning()
+        let leaf = match leaf_pruning(ctx, pos, alpha, beta, depth, in_check) {
+            Ok(leaf) => leaf,
+            Err(score) => return score,
         };
-        let mut leaf = None;
-        if let Some(p) = pruning
-            && depth
-                <= p.reverse_futility_depth
-                    .max(p.futility_depth)
-                    .max(p.late_move_depth)
-        {
-            let eval = ctx.eval.evaluate(pos);
-            if depth <= p.reverse_futility_depth
-                && !is_decisive(beta)
-                && eval - p.reverse_futility_margin * depth >= beta
-            {
-                return eval;
-            }
-            leaf = Some(LeafPruning {
-                futile: depth <= p.futility_depth
-                    && !is_decisive(alpha)
-                    && eval + p.futility_margin * (depth + 1) <= alpha,
-                late_moves: if depth <= p.late_move_depth {
-                    3 + (depth * depth) as usize
-                } else {
-                    usize::MAX
-                },
-            });
-        }
 
         // Step 5. Null move: when passing still holds beta, so does the node.
         if beta - alpha <= 1
@@ -637,13 +677,7 @@ impl<G: Game> Worker<G> {
             pick_best(moves, keys, i);
             let mv = moves[i];
             let child = pos.play(mv);
-            if i > 0
-                && let Some(leaf) = leaf
-                && (leaf.futile || i >= leaf.late_moves)
-                && node.best > -WIN_BOUND
-                && ctx.eval.is_quiet(pos, mv)
-                && !ctx.eval.in_check(&child)
-            {
+            if skips_quiet_move(ctx, leaf, i, node.best, pos, mv, &child) {
                 continue;
             }
             let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);

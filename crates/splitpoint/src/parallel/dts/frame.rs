@@ -5,6 +5,7 @@ use crate::game::{Game, MAX_PLY, PerMove};
 use crate::node::NodeType;
 use crate::parallel::shared_node::NO_SPLIT_POINT;
 use crate::score::{INFINITY, Score};
+use crate::search::LeafPruning;
 use crate::search::rules::{ChildWindow, MoveSearch};
 use crate::tt::NO_MOVE;
 
@@ -62,6 +63,9 @@ pub(super) struct Frame<G: Game> {
     pub(super) nodes_at_move: u64,
     /// Names this frame's current node for split requests.
     pub(super) serial: u64,
+    /// Which quiet moves its own loop may skip, near the leaves (moves
+    /// taken at a split point are never skipped).
+    pub(super) leaf: Option<LeafPruning>,
 }
 
 impl<G: Game> Frame<G> {
@@ -89,6 +93,7 @@ impl<G: Game> Frame<G> {
             tt_move: NO_MOVE,
             nodes_at_move: 0,
             serial: 0,
+            leaf: None,
         }
     }
 

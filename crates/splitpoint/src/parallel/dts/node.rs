@@ -108,7 +108,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let tt_move = probe.tt_move;
         f.key = probe.key;
 
-        // Step 4. Null move: when passing still holds beta, so does the node.
+        // Step 4. Near the leaves: reverse futility, and which quiet moves
+        // the loop may skip.
+        f.leaf = match leaf_pruning(ctx, &f.pos, f.alpha, f.beta, f.depth, in_check) {
+            Ok(leaf) => leaf,
+            Err(score) => return Flow::Return(score),
+        };
+
+        // Step 5. Null move: when passing still holds beta, so does the node.
         if f.beta - f.alpha <= 1
             && let Some(null) = null_move_position(ctx, &f.pos, f.beta, f.depth, in_check)
         {
@@ -135,7 +142,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let worker = &mut *self.worker;
         let f = &mut self.stack.frames[ply];
 
-        // Step 5. Generate and order the moves.
+        // Step 6. Generate and order the moves.
         f.moves.clear();
         f.pos.generate_moves(&mut f.moves);
         if f.moves.is_empty() {
@@ -144,7 +151,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
         worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, &mut f.keys);
 
-        // Step 6. The move loop starts.
+        // Step 7. The move loop starts.
         f.orig_alpha = f.alpha;
         f.entry_type = f.node_type;
         f.next = 0;
@@ -198,6 +205,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let mv = f.moves[i];
         f.next = i + 1;
         let child = f.pos.play(mv);
+        if skips_quiet_move(self.ctx, f.leaf, i, f.best, &f.pos, mv, &child) {
+            return Flow::Continue;
+        }
         let r = self
             .worker
             .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type);

@@ -82,6 +82,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         f.node_type = NodeType::Pv;
         f.entry_type = NodeType::Pv;
         f.root = true;
+        f.leaf = None;
         f.moves.clear();
         f.moves.extend(root_moves.iter().map(|r| r.mv));
         // Keys that keep the given order.
