@@ -361,7 +361,7 @@ mod tests {
         // FFO #40 (20 empties), played on to 13 empties, one threshold
         // after another.
         let mut pos = ffo_positions()[0].position;
-        assert_eq!(sort_depth(pos.empty_count()), Some(1));
+        assert_eq!(sort_depth(pos.empty_count()), Some(2));
         let mut depths_seen = Vec::new();
         while pos.empty_count() + 1 >= SORT_DEPTH_FROM[0] {
             let empties = pos.empty_count();
