@@ -18,6 +18,7 @@ pub mod hub;
 mod match_cmd;
 mod moves;
 mod nboard;
+mod othello_match;
 mod perft;
 pub mod protocol;
 mod report;
@@ -75,6 +76,7 @@ enum Command {
     GpuInfo(gpu_info::GpuInfoArgs),
     Train(train::TrainArgs),
     Match(match_cmd::MatchArgs),
+    OthelloMatch(othello_match::OthelloMatchArgs),
 }
 
 /// A position to start from, shared by the commands that take one.
@@ -338,6 +340,7 @@ pub fn main() -> ExitCode {
         Command::GpuInfo(args) => gpu_info::run(args),
         Command::Train(args) => train::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::OthelloMatch(args) => othello_match::run(args),
     };
     cluster::shutdown();
     let (code, e) = match result {

@@ -57,7 +57,7 @@ pub struct NboardArgs {
     #[arg(
         long,
         value_name = "heuristic|patterns|FILE",
-        default_value = "heuristic"
+        default_value = "patterns"
     )]
     pub eval: String,
 
@@ -93,7 +93,7 @@ enum Flow {
 }
 
 /// The position and the engines of one NBoard session.
-struct Session {
+pub(crate) struct Session {
     position: Othello,
     depth: i32,
     midgame: Engine<Othello, OthelloMidgame>,
@@ -113,6 +113,28 @@ struct Analysis {
 }
 
 impl Session {
+    /// A session that searches to `depth` with the midgame evaluation
+    /// `eval`, single-threaded, as `splitpoint othello-match` plays it.
+    pub(crate) fn for_match(eval: OthelloMidgame, hash: u64, depth: i32) -> Result<Self> {
+        Ok(Session {
+            position: Othello::start(),
+            depth,
+            midgame: new_engine(eval, hash)?,
+            endgame: new_engine(OthelloExact, hash)?,
+            traces: Vec::new(),
+        })
+    }
+
+    /// The move this session plays in `pos` (what `go` answers), the
+    /// tables cleared first when `new_game`.
+    pub(crate) fn choose(&mut self, pos: Othello, new_game: bool) -> Result<OthelloMove> {
+        if new_game {
+            self.midgame.clear();
+            self.endgame.clear();
+        }
+        Ok(self.search(pos, &mut io::sink(), false)?.best)
+    }
+
     fn new(args: &NboardArgs) -> Result<Self> {
         let eval =
             OthelloMidgame::parse(&args.eval).map_err(|e| Error::input(format!("--eval: {e}")))?;

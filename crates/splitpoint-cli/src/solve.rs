@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use splitpoint::{Engine, Game, SearchResult};
 use splitpoint_games::othello::{
-    FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, solve_limits,
+    FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, ordering_nodes,
+    solve_limits,
 };
 
 use crate::error::{Error, Result};
@@ -84,7 +85,8 @@ pub struct SolveArgs {
     pub oracle: bool,
 
     /// Print one JSON object a line, per position: position, score, best_move,
-    /// nodes, seconds, nps, pv (and ffo, expected_score, expected_moves, correct
+    /// nodes, ordering_nodes (the move ordering's shallow searches, apart
+    /// from nodes), seconds, nps, pv (and ffo, expected_score, expected_moves, correct
     /// for FFO positions)
     #[arg(long)]
     pub json: bool,
@@ -133,6 +135,9 @@ struct SolveJson {
     /// `null` when the game is already over.
     best_move: Option<String>,
     nodes: u64,
+    /// The positions the move ordering's shallow searches visited, apart
+    /// from `nodes` (the search's own).
+    ordering_nodes: u64,
     seconds: f64,
     nps: f64,
     pv: Vec<String>,
@@ -192,7 +197,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         progress.set_message(format!("{name} ({} of {})", i + 1, jobs.len()));
         progress.reset_elapsed();
         engine.clear();
+        let ordering_before = ordering_nodes();
         let result = solve(&mut engine, &job.position, args.oracle);
+        let ordering = ordering_nodes() - ordering_before;
         if let Some(trace) = engine.take_trace() {
             let name = job
                 .known
@@ -206,7 +213,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         all_correct &= correct;
         progress.suspend(|| {
             if args.json {
-                report::json_line(&mut out, &to_json(job, &result, correct))
+                report::json_line(&mut out, &to_json(job, &result, ordering, correct))
             } else {
                 write_row(&mut out, job, &result, correct)?;
                 match ParallelArgs::simulation_line(&engine) {
@@ -407,13 +414,19 @@ fn known_from_scores(source: &str, scored: &[(OthelloMove, i32)]) -> Option<Know
     })
 }
 
-fn to_json(job: &Job, r: &SearchResult<OthelloMove>, correct: bool) -> SolveJson {
+fn to_json(
+    job: &Job,
+    r: &SearchResult<OthelloMove>,
+    ordering_nodes: u64,
+    correct: bool,
+) -> SolveJson {
     SolveJson {
         position: job.position.position_text(),
         empties: job.position.empty_count(),
         score: r.score,
         best_move: r.best_move.map(|m| m.to_string()),
         nodes: r.stats.nodes,
+        ordering_nodes,
         seconds: r.elapsed.as_secs_f64(),
         nps: r.nps(),
         pv: line_text(&job.position, &r.pv),

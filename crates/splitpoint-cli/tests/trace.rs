@@ -3,7 +3,7 @@
 
 mod common;
 use common::run::{TempDir, arg, read_json, splitpoint, success, trace_events};
-use splitpoint_games::othello::PRESEARCH_DEPTH;
+use splitpoint_games::othello::presearch_depth;
 
 #[test]
 fn search_writes_the_timeline_of_its_threads() {
@@ -70,7 +70,8 @@ fn solve_writes_one_process_per_position() {
         .iter()
         .map(|e| e["args"]["label"].as_str().unwrap().to_string())
         .collect();
-    let presearch: Vec<String> = (1..=PRESEARCH_DEPTH)
+    // 20 empties: 42 plies to the end.
+    let presearch: Vec<String> = (1..=presearch_depth(20))
         .map(|d| format!("presearch depth {d}"))
         .collect();
     assert_eq!(labels[..labels.len() - 1], presearch[..], "{labels:?}");

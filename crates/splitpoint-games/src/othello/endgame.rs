@@ -18,8 +18,10 @@ use super::board::{Othello, OthelloMove, flips, mobility};
 use super::eval::{CORNERS, POINTS_PER_DISC};
 use super::patterns::embedded_score;
 
+mod shallow;
 mod solver;
 
+pub use shallow::ordering_nodes;
 use solver::{NO_SCORE, QUADRANT_OF, parity_of, solve_any, stability_cutoff};
 
 /// The most empties [`OthelloExact::solve_leaf`] solves on its own; above it
@@ -33,23 +35,32 @@ pub const SOLVE_EMPTIES: u32 = 8;
 /// children are left to the solver, which stores nothing in the table.
 const ETC_EMPTIES: u32 = SOLVE_EMPTIES + 2;
 
-/// From this many empties up, the generic search orders moves by the
-/// midgame evaluation as well as by the fastest-first key: of the position
-/// after the move, and from [`REPLY_ORDER_EMPTIES`] of the position after
-/// the opponent's best reply to it (Edax orders its deep endgame nodes by
-/// shallow searches alike). It saves nodes single-threaded, and more at two
-/// threads, where a CUT node that cuts on a late move wastes the moves
-/// shared beside it.
-const EVAL_ORDER_EMPTIES: u32 = 14;
-
-/// From this many empties up, a move's evaluation is that after the
-/// opponent's best reply ([`best_reply`]), not that of the position it
-/// leaves.
-const REPLY_ORDER_EMPTIES: u32 = 16;
+/// The depth of the shallow search ([`shallow::search`], the learned
+/// patterns at its leaves) by which the generic search orders each move far
+/// from the end, besides the fastest-first key: `SORT_DEPTH_FROM[d]` is the
+/// fewest empties at which it searches `d` plies below the move (0: the
+/// evaluation of the position the move leaves, 1: of the opponent's best
+/// reply to it, ...); below `SORT_DEPTH_FROM[0]` no evaluation. Edax and
+/// Egaroucid order their deep endgame nodes by such searches, their depth
+/// growing with the empties. It saves nodes single-threaded, and more at
+/// two threads, where a CUT node that cuts on a late move wastes the moves
+/// shared beside it. The schedules tried are in
+/// `docs/lab/2026-12-02-othello-solver-ordering.md`.
+const SORT_DEPTH_FROM: [u32; 5] = [14, 16, 19, 22, 25];
 
 /// Midgame-evaluation points (3 discs' worth) that weigh as much in a move's
 /// key as one reply fewer for the opponent.
 const EVAL_POINTS_PER_REPLY: i32 = 3 * POINTS_PER_DISC;
+
+/// The shallow-search depth [`SORT_DEPTH_FROM`] gives a node with
+/// `empties` empty squares, if any.
+#[inline]
+fn sort_depth(empties: u32) -> Option<u32> {
+    SORT_DEPTH_FROM
+        .iter()
+        .rposition(|&from| empties >= from)
+        .map(|d| d as u32)
+}
 
 /// The fewest empties at which a parallel search may share a node
 /// ([`Evaluator::splits_pay`]): below it a subtree takes a few
@@ -175,6 +186,22 @@ fn midgame_score(pos: &Othello) -> Score {
     embedded_score(pos)
 }
 
+/// The score of the move that led to `child` for the side that made it, by
+/// a full-window shallow search `depth` plies below it, in the midgame
+/// evaluation's points.
+#[inline]
+fn shallow_score(child: &Othello, depth: u32, nodes: &mut u64) -> Score {
+    let infinite = shallow::INFINITE;
+    -shallow::search(
+        child.player(),
+        child.opponent(),
+        -infinite,
+        infinite,
+        depth,
+        nodes,
+    )
+}
+
 /// The score of `pos` for its side to move after its best move by the
 /// midgame evaluation, one ply deep (its own score when it has none: the
 /// game is over).
@@ -206,22 +233,22 @@ impl Evaluator<Othello> for OthelloExact {
         pos.final_score()
     }
 
-    /// The fastest-first key; far from the end ([`EVAL_ORDER_EMPTIES`])
-    /// plus the midgame evaluation, the opponent's worst first.
+    /// The fastest-first key; far from the end ([`SORT_DEPTH_FROM`]) plus
+    /// the move's score by a shallow search, the best for the mover first.
+    /// The shallow searches' nodes are counted in [`ordering_nodes`].
     fn order_moves(&self, pos: &Othello, moves: &[OthelloMove], keys: &mut [i32]) {
         let parity = parity_of(pos.empties());
-        let empties = pos.empty_count();
+        let depth = sort_depth(pos.empty_count());
+        let mut nodes = 0;
         for (key, &mv) in keys.iter_mut().zip(moves) {
             *key = OthelloExact::move_key(pos, mv, parity);
-            if empties >= EVAL_ORDER_EMPTIES {
-                let child = pos.play(mv);
-                let theirs = if empties >= REPLY_ORDER_EMPTIES {
-                    best_reply(&child)
-                } else {
-                    midgame_score(&child)
-                };
-                *key -= theirs * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY;
+            if let Some(depth) = depth {
+                let ours = shallow_score(&pos.play(mv), depth, &mut nodes);
+                *key += ours * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY;
             }
+        }
+        if nodes > 0 {
+            shallow::count(nodes);
         }
     }
 
@@ -311,7 +338,7 @@ mod tests {
 
     /// The keys of `pos`'s moves as the generic search gets them, less the
     /// fastest-first key, each beside the opponent's `theirs` after the move.
-    fn evaluation_shares(pos: &Othello, theirs: fn(&Othello) -> Score) -> Vec<(Score, i32)> {
+    fn evaluation_shares(pos: &Othello, theirs: impl Fn(&Othello) -> Score) -> Vec<(Score, i32)> {
         let mut moves = <Othello as Game>::Moves::default();
         pos.generate_moves(&mut moves);
         let mut keys = vec![0; moves.len()];
@@ -330,35 +357,48 @@ mod tests {
     }
 
     #[test]
-    fn far_from_the_end_moves_are_ordered_by_the_evaluation_too() {
+    fn far_from_the_end_moves_are_ordered_by_a_shallow_search_too() {
+        // FFO #40 (20 empties), played on to 13 empties, one threshold
+        // after another.
         let mut pos = ffo_positions()[0].position;
-        assert!(pos.empty_count() >= REPLY_ORDER_EMPTIES);
-        let shares = evaluation_shares(&pos, best_reply);
-        assert!(
-            shares.windows(2).all(|w| w[0].1 >= w[1].1),
-            "the better the opponent's best reply, the later the move: {shares:?}"
-        );
-        assert!(shares.first().unwrap().1 > shares.last().unwrap().1);
-
-        // Play on to each threshold: the evaluation of the move's own
-        // position, then none.
-        for (empties, theirs) in [
-            (EVAL_ORDER_EMPTIES, midgame_score as fn(&Othello) -> Score),
-            (EVAL_ORDER_EMPTIES - 1, |_: &Othello| 0),
-        ] {
-            while pos.empty_count() > empties {
-                let mut moves = <Othello as Game>::Moves::default();
-                pos.generate_moves(&mut moves);
-                pos = pos.play(moves[0]);
-            }
+        assert_eq!(sort_depth(pos.empty_count()), Some(2));
+        let mut depths_seen = Vec::new();
+        while pos.empty_count() + 1 >= SORT_DEPTH_FROM[0] {
+            let empties = pos.empty_count();
+            let depth = sort_depth(empties);
+            depths_seen.push(depth);
+            let theirs = |child: &Othello| match depth {
+                Some(d) => -shallow_score(child, d, &mut 0),
+                None => 0,
+            };
             let shares = evaluation_shares(&pos, theirs);
             assert!(
                 shares.windows(2).all(|w| w[0].1 >= w[1].1),
-                "{empties} empties: {shares:?}"
+                "{empties} empties: the better the opponent's score, the later the move: {shares:?}"
             );
-            if empties < EVAL_ORDER_EMPTIES {
-                assert!(shares.iter().all(|&(_, share)| share == 0), "{shares:?}");
+            match depth {
+                None => assert!(shares.iter().all(|&(_, share)| share == 0), "{shares:?}"),
+                Some(_) if shares.len() > 1 => {
+                    assert!(
+                        shares.first().unwrap().1 > shares.last().unwrap().1,
+                        "{shares:?}"
+                    )
+                }
+                Some(_) => {}
             }
+            // Depths 0 and 1 are the position's evaluation and its best
+            // reply's.
+            let mut moves = <Othello as Game>::Moves::default();
+            pos.generate_moves(&mut moves);
+            for &mv in moves.iter() {
+                let child = pos.play(mv);
+                assert_eq!(shallow_score(&child, 0, &mut 0), -midgame_score(&child));
+                if child.legal_squares() != 0 {
+                    assert_eq!(shallow_score(&child, 1, &mut 0), -best_reply(&child));
+                }
+            }
+            pos = pos.play(moves[0]);
         }
+        assert!(depths_seen.contains(&Some(0)) && depths_seen.contains(&None));
     }
 }

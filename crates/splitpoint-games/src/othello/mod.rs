@@ -36,7 +36,7 @@ mod stability;
 pub mod train;
 
 pub use board::{Othello, OthelloMove, flips, last_flip_count, mobility};
-pub use endgame::{OthelloExact, SOLVE_EMPTIES};
+pub use endgame::{OthelloExact, SOLVE_EMPTIES, ordering_nodes};
 pub use eval::OthelloEval;
 pub use ffo::{FfoPosition, ffo_positions};
 pub use patterns::{
@@ -59,22 +59,35 @@ use splitpoint::{Limits, MAX_DEPTH};
 /// bought against [`oracle_limits`]' search is measured in
 /// `docs/lab/2026-11-28-solver-techniques.md`.
 ///
-/// Before the solve, a presearch ([`Limits::presearch`], [`PRESEARCH_DEPTH`]
-/// plies with the midgame evaluation) leaves best moves in the table for the
-/// solve's first plies, which otherwise have only the fastest-first keys.
+/// Before the solve, a presearch ([`Limits::presearch`],
+/// [`presearch_depth`] plies with the midgame evaluation) leaves best moves
+/// in the table for the solve's first plies, which otherwise have only the
+/// fastest-first keys and the shallow searches.
 pub fn solve_limits(pos: &Othello) -> Limits {
     Limits {
         exact: false,
         mtdf: true,
-        presearch: PRESEARCH_DEPTH,
+        presearch: presearch_depth(pos.empty_count()),
         ..oracle_limits(pos)
     }
 }
 
-/// The solver's presearch depth, in plies: the depths tried are measured in
-/// `docs/lab/2026-11-28-solver-techniques.md`. A presearch costs 10-50K
-/// nodes.
-pub const PRESEARCH_DEPTH: i32 = 8;
+/// The solver's presearch depth, in plies, for a position with `empties`
+/// empty squares: [`PRESEARCH_EMPTIES_LEFT`] fewer than the empties, within
+/// [`PRESEARCH_DEPTHS`]; the depths tried are measured in
+/// `docs/lab/2026-11-28-solver-techniques.md` and
+/// `docs/lab/2026-12-02-othello-solver-ordering.md`.
+pub fn presearch_depth(empties: u32) -> i32 {
+    (empties as i32 - PRESEARCH_EMPTIES_LEFT)
+        .clamp(*PRESEARCH_DEPTHS.start(), *PRESEARCH_DEPTHS.end())
+}
+
+/// How many empties the presearch's deepest lines leave.
+pub const PRESEARCH_EMPTIES_LEFT: i32 = 8;
+
+/// The shallowest and the deepest presearch ([`presearch_depth`]); the
+/// deepest the best measured at 24 and 26 empties (12, 16 and 17 tried).
+pub const PRESEARCH_DEPTHS: std::ops::RangeInclusive<i32> = 8..=16;
 
 /// [`solve_limits`] in exact mode, the oracle the solver is tested against:
 /// the same tree with the table ordering moves only, ending no node.
