@@ -167,7 +167,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
         )?;
         writeln!(
             out,
-            "gpu {device}: {} launches of {:.0} subtrees on average (largest {}, {} \
+            "gpu {device}: {} launches of {:.1} subtrees on average (largest {}, {} \
              re-searches), {:.2} a lane of {}; kernel {:.3} s, transfer {:.3} s; \
              {} positions/s, {} subtrees/s",
             batch.launches,
