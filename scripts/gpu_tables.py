@@ -141,11 +141,11 @@ def main():
                         help="small sets (PoCL in CI): about a minute")
     parser.add_argument("--gpu-device", default="0", help="the OpenCL device (gpu-info)")
     parser.add_argument("--budget", type=float, default=None,
-                        help="seconds for all the runs [default: 60 reduced, 420 full]")
+                        help="seconds for all the runs [default: 60 reduced, 300 full]")
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     sets = REDUCED if args.reduced else FULL
-    budget = args.budget or (60.0 if args.reduced else 420.0)
+    budget = args.budget or (60.0 if args.reduced else 300.0)
     deadline = time.monotonic() + budget
     solvers = [("gpu (batch)", ["--algorithm", "gpu", "--gpu-device", args.gpu_device]),
                ("cpu 1 thread", []),
