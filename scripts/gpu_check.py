@@ -9,7 +9,8 @@ Needs a build with the gpu feature (`cargo build --release --features gpu
   search from 8 positions (the start and random midgames);
 - `solve othello --file F --algorithm gpu --json` solves 40 held-out
   endgames (random games, 8-14 empties, none from the tests) to serial's
-  scores, as the solver and as the oracle (--oracle);
+  scores, as the batch solver (with its summary line) and as the oracle
+  (--oracle, PV splitting);
 - `selfplay --a serial:1 --b gpu:1`: CPU-CPU, CPU-GPU, GPU-CPU and GPU-GPU
   games identical move by move;
 - `bench --algos serial,gpu`: a gpu row with every answer serial's, the
@@ -73,6 +74,15 @@ def check_solve(bin_):
     def scores(*flags):
         out = run([bin_, "solve", "othello", "--file", path, "--json", *flags]).stdout
         rows = [json.loads(line) for line in out.splitlines()]
+        # The batch solver (gpu without --oracle) ends with the run's totals.
+        summary = [r for r in rows if r.get("summary")]
+        rows = [r for r in rows if not r.get("summary")]
+        batched = "gpu" in flags and "--oracle" not in flags
+        if batched and (len(summary) != 1 or summary[0]["stats"]["launches"] < 1
+                        or summary[0]["stats"]["work_sent"] != sum(r["stats"]["work_sent"] for r in rows)):
+            sys.exit(f"FAIL: solve {flags}: no summary line, or one that disagrees: {summary}")
+        if not batched and summary:
+            sys.exit(f"FAIL: solve {flags}: a summary line without the batch solver")
         if len(rows) != len(endgames):
             sys.exit(f"FAIL: solve {flags}: {len(rows)} rows for {len(endgames)} positions")
         return [r["score"] for r in rows], sum(r["stats"]["work_sent"] for r in rows)

@@ -25,6 +25,7 @@ mod report;
 mod search;
 mod selfplay;
 mod solve;
+mod solve_batch;
 mod stress;
 mod train;
 pub mod ucci;

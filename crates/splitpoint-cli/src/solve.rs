@@ -44,13 +44,26 @@ const DEFAULT_FFO: u32 = 40;
 /// (the best-scored ones): a mismatch is reported on stderr and the exit
 /// status is 1. On a terminal, a line on stderr shows which position is
 /// being solved and for how long.
+///
+/// With --algorithm gpu (a build with --features gpu) all the positions are
+/// solved together: each is searched on the host down to a frontier
+/// (--host-plies above it, subtrees of at most --device-empties empties),
+/// the frontier's subtrees go to the device in launches of thousands, and
+/// the scores are folded back by alpha-beta on the host. A position's
+/// seconds are then the time until its score was known; a last line gives
+/// the launches, subtrees a launch, device and transfer time, and positions
+/// and subtrees a second (with --json, a last object {"summary": true, ...,
+/// "stats": {...}} holds the run's totals, since positions share launches).
+/// With --oracle, --algorithm gpu solves one position at a time by PV
+/// splitting with the device as the slaves.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint solve othello                    FFO #40 (20 empties, score +38)
   splitpoint solve othello --ffo 40,41,42
   splitpoint solve othello --file endgames.txt --json
   splitpoint solve othello --file fforum-40-59.obf    Edax's OBF files too
-  splitpoint solve othello --ffo 47 --threads 2 --hash 256")]
+  splitpoint solve othello --ffo 47 --threads 2 --hash 256
+  splitpoint solve othello --file endgames.txt --algorithm gpu    all at once on the device")]
 pub struct SolveArgs {
     /// The game: othello (the only one with an exact solver so far)
     pub game: String,
@@ -90,24 +103,33 @@ pub struct SolveArgs {
     /// for FFO positions)
     #[arg(long)]
     pub json: bool,
+
+    /// --algorithm gpu: plies the host searches above the device's frontier
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub host_plies: u32,
+
+    /// --algorithm gpu: the most empty squares of a subtree the device
+    /// solves (deeper positions are split further on the host; at most 32)
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub device_empties: u32,
 }
 
 /// A position to solve, with its known solution when there is one.
-struct Job {
-    position: Othello,
-    known: Option<Known>,
+pub(crate) struct Job {
+    pub(crate) position: Othello,
+    pub(crate) known: Option<Known>,
 }
 
 /// A known solution: an FFO position's, or the scored moves of an OBF line.
-struct Known {
+pub(crate) struct Known {
     /// Where it comes from, for the mismatch message: "FFO #40", "FILE line 3".
-    source: String,
+    pub(crate) source: String,
     /// The FFO number, for FFO positions.
-    ffo: Option<u32>,
+    pub(crate) ffo: Option<u32>,
     /// The exact score for the side to move.
-    score: i32,
+    pub(crate) score: i32,
     /// Every move known to reach it.
-    best: Vec<OthelloMove>,
+    pub(crate) best: Vec<OthelloMove>,
     /// Moves known to score less. FFO lists every best move, so any other
     /// move is wrong (`None`); an OBF line may leave moves out, so only the
     /// ones it scores lower are.
@@ -128,27 +150,27 @@ impl From<&FfoPosition> for Known {
 
 /// The JSON form of one solved position.
 #[derive(Serialize)]
-struct SolveJson {
-    position: String,
-    empties: u32,
-    score: i32,
+pub(crate) struct SolveJson {
+    pub(crate) position: String,
+    pub(crate) empties: u32,
+    pub(crate) score: i32,
     /// `null` when the game is already over.
-    best_move: Option<String>,
-    nodes: u64,
+    pub(crate) best_move: Option<String>,
+    pub(crate) nodes: u64,
     /// The positions the move ordering's shallow searches visited, apart
     /// from `nodes` (the search's own).
-    ordering_nodes: u64,
-    seconds: f64,
-    nps: f64,
-    pv: Vec<String>,
-    stats: StatsJson,
+    pub(crate) ordering_nodes: u64,
+    pub(crate) seconds: f64,
+    pub(crate) nps: f64,
+    pub(crate) pv: Vec<String>,
+    pub(crate) stats: StatsJson,
     #[serde(flatten)]
-    check: Option<CheckJson>,
+    pub(crate) check: Option<CheckJson>,
 }
 
 /// The known solution of a position and whether ours agrees.
 #[derive(Serialize)]
-struct CheckJson {
+pub(crate) struct CheckJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     ffo: Option<u32>,
     expected_score: i32,
@@ -165,6 +187,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         )));
     }
     let jobs = jobs(args)?;
+    if args.engine.parallel.algorithm.as_deref() == Some("gpu") && !args.oracle {
+        return crate::solve_batch::run(args, &jobs);
+    }
     let mut engine = args.engine.engine(OthelloExact)?;
     if args.engine.sim {
         // The solver's nodes, not the midgame's.
@@ -173,16 +198,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     }
     let mut out = stdout();
     if !args.json {
-        let expected = if jobs.iter().any(|j| j.known.is_some()) {
-            "  expected"
-        } else {
-            ""
-        };
-        writeln!(
-            out,
-            "{:>4} {:>7} {:>6} {:>5} {:>13} {:>9} {:>8}{expected}",
-            "ffo", "empties", "score", "best", "nodes", "seconds", "nodes/s"
-        )?;
+        write_heading(&mut out, &jobs)?;
     }
 
     let mut all_correct = true;
@@ -209,7 +225,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         }
         total_nodes += result.stats.nodes;
         total_time += result.elapsed;
-        let correct = job.known.as_ref().is_none_or(|k| agrees(k, &result));
+        let correct = job
+            .known
+            .as_ref()
+            .is_none_or(|k| agrees(k, result.score, result.best_move));
         all_correct &= correct;
         progress.suspend(|| {
             if args.json {
@@ -224,16 +243,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         })?;
         if !correct {
             if let Some(known) = &job.known {
-                eprintln!(
-                    "splitpoint: {}: expected {} ({}), found {} ({})",
-                    known.source,
-                    report::score(known.score),
-                    move_list(&known.best),
-                    report::score(result.score),
-                    result
-                        .best_move
-                        .map_or("none".to_string(), |m| m.to_string()),
-                );
+                mismatch(known, result.score, result.best_move);
             }
         }
     }
@@ -259,7 +269,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
 /// On a terminal, a line on stderr naming the position being solved and
 /// how long it has taken so far, redrawn twice a second (a solve can take
 /// minutes and prints nothing until it is done); elsewhere nothing.
-fn progress_line() -> ProgressBar {
+pub(crate) fn progress_line() -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -287,11 +297,23 @@ pub fn solve(
     engine.search(pos, &limits)
 }
 
+/// The message for a result that does not match the known solution.
+pub(crate) fn mismatch(known: &Known, score: i32, best_move: Option<OthelloMove>) {
+    eprintln!(
+        "splitpoint: {}: expected {} ({}), found {} ({})",
+        known.source,
+        report::score(known.score),
+        move_list(&known.best),
+        report::score(score),
+        best_move.map_or("none".to_string(), |m| m.to_string()),
+    );
+}
+
 /// Whether a result matches the known solution: the same score, by a move
 /// not known to score less.
-fn agrees(known: &Known, result: &SearchResult<OthelloMove>) -> bool {
-    result.score == known.score
-        && result.best_move.is_some_and(|m| match &known.worse {
+pub(crate) fn agrees(known: &Known, score: i32, best_move: Option<OthelloMove>) -> bool {
+    score == known.score
+        && best_move.is_some_and(|m| match &known.worse {
             None => known.best.contains(&m),
             Some(worse) => !worse.contains(&m),
         })
@@ -431,19 +453,47 @@ fn to_json(
         nps: r.nps(),
         pv: line_text(&job.position, &r.pv),
         stats: StatsJson::from(&r.stats),
-        check: job.known.as_ref().map(|k| CheckJson {
-            ffo: k.ffo,
-            expected_score: k.score,
-            expected_moves: k.best.iter().map(|m| m.to_string()).collect(),
-            correct,
-        }),
+        check: check_json(job, correct),
     }
+}
+
+/// The known solution's JSON fields, if there is one.
+pub(crate) fn check_json(job: &Job, correct: bool) -> Option<CheckJson> {
+    job.known.as_ref().map(|k| CheckJson {
+        ffo: k.ffo,
+        expected_score: k.score,
+        expected_moves: k.best.iter().map(|m| m.to_string()).collect(),
+        correct,
+    })
 }
 
 fn write_row(
     out: &mut impl Write,
     job: &Job,
     r: &SearchResult<OthelloMove>,
+    correct: bool,
+) -> std::io::Result<()> {
+    let row = Row {
+        score: r.score,
+        best_move: r.best_move,
+        nodes: r.stats.nodes,
+        elapsed: r.elapsed,
+    };
+    write_row_of(out, job, &row, correct)
+}
+
+/// What a row of the table shows of a solved position.
+pub(crate) struct Row {
+    pub(crate) score: i32,
+    pub(crate) best_move: Option<OthelloMove>,
+    pub(crate) nodes: u64,
+    pub(crate) elapsed: Duration,
+}
+
+pub(crate) fn write_row_of(
+    out: &mut impl Write,
+    job: &Job,
+    r: &Row,
     correct: bool,
 ) -> std::io::Result<()> {
     let expected = match &job.known {
@@ -463,14 +513,29 @@ fn write_row(
         job.position.empty_count(),
         report::score(r.score),
         r.best_move.map_or("-".to_string(), |m| m.to_string()),
-        r.stats.nodes,
+        r.nodes,
         r.elapsed.as_secs_f64(),
-        report::per_second(r.stats.nodes, r.elapsed),
+        report::per_second(r.nodes, r.elapsed),
+    )
+}
+
+/// The table's heading, with an expected column when some position has a
+/// known solution.
+pub(crate) fn write_heading(out: &mut impl Write, jobs: &[Job]) -> std::io::Result<()> {
+    let expected = if jobs.iter().any(|j| j.known.is_some()) {
+        "  expected"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "{:>4} {:>7} {:>6} {:>5} {:>13} {:>9} {:>8}{expected}",
+        "ffo", "empties", "score", "best", "nodes", "seconds", "nodes/s"
     )
 }
 
 /// Moves as `a2` or `a2,b1`.
-fn move_list(moves: &[OthelloMove]) -> String {
+pub(crate) fn move_list(moves: &[OthelloMove]) -> String {
     moves
         .iter()
         .map(|m| m.to_string())

@@ -14,7 +14,9 @@ use common::random_othello;
 use splitpoint::cluster::Slaves;
 use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, perft};
-use splitpoint_games::othello::gpu::{DeviceEval, Gpu, GpuTransport, Subtree, devices};
+use splitpoint_games::othello::gpu::{
+    BatchConfig, DeviceEval, Gpu, GpuTransport, Solved, Subtree, devices, solve_batch,
+};
 use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, oracle_limits, solve_limits};
 
 fn gpu() -> Gpu {
@@ -242,5 +244,119 @@ fn an_unknown_evaluator_is_refused() {
     assert!(
         refused.0.contains("OthelloEval or OthelloExact"),
         "{refused}"
+    );
+}
+
+/// `count` random endgames of `low` to `high` empties (random games by the
+/// rules, from `seed`), none finished.
+fn endgames(seed: u64, count: usize, low: u32, high: u32) -> Vec<Othello> {
+    let mut out = Vec::with_capacity(count);
+    let mut s = seed;
+    while out.len() < count {
+        s += 1;
+        let plies = 60 - low as usize - (s % (high - low + 1) as u64) as usize;
+        let pos = random_othello(s, plies);
+        if (low..=high).contains(&pos.empty_count()) && pos.outcome().is_none() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Each score and best move the CPU solver's: the move's child scores the
+/// position's score.
+fn assert_solved(batch: &[Othello], solved: &[Solved], what: &str) {
+    assert_eq!(solved.len(), batch.len());
+    for (pos, s) in batch.iter().zip(solved) {
+        let want = OthelloExact::solve(pos, -64, 64, &mut 0);
+        assert_eq!(s.score, want, "{what}: {pos:?}");
+        let mv = s.best_move.expect("a move: no game is over");
+        let child = -OthelloExact::solve(&pos.play(mv), -64, 64, &mut 0);
+        assert_eq!(
+            child, want,
+            "{what}: {mv} does not reach the score in {pos:?}"
+        );
+        assert!(
+            s.nodes > 0 && s.subtrees > 0 && s.launches > 0,
+            "{what}: {s:?}"
+        );
+    }
+}
+
+/// 1,500 random endgames of 10 and 11 empties solved together: every score
+/// the CPU solver's, and launches of at least 1,000 subtrees on average.
+#[test]
+fn the_batch_solver_fills_launches_and_is_exact() {
+    let batch = endgames(1, 1_500, 10, 11);
+    let mut finished = 0;
+    let (solved, stats) = solve_batch(&mut gpu(), &batch, &BatchConfig::default(), |n| {
+        assert_eq!(n, finished + 1);
+        finished = n;
+    })
+    .expect("the batch on the device");
+    assert_eq!(finished, batch.len());
+    eprintln!("{stats:?}");
+    assert_solved(&batch, &solved, "default");
+    assert_eq!(stats.positions, batch.len() as u64);
+    assert_eq!(
+        stats.subtrees,
+        solved.iter().map(|s| s.subtrees).sum::<u64>()
+    );
+    let nodes: u64 = solved.iter().map(|s| s.nodes).sum();
+    assert_eq!(stats.host_nodes + stats.device_nodes, nodes);
+    assert!(stats.researches < stats.subtrees);
+    assert!(
+        stats.subtrees_per_launch() >= 1_000.0,
+        "{} subtrees in {} launches",
+        stats.subtrees,
+        stats.launches
+    );
+    assert!(stats.largest_launch <= BatchConfig::default().max_batch as u64);
+}
+
+/// Every split the batch solver may make is exact: each position whole on
+/// the device, deep host trees, launches cut to a few subtrees, a work
+/// queue of a few slots refilled as positions end, and finished games and
+/// passes among the positions.
+#[test]
+fn the_batch_solver_is_exact_in_every_split() {
+    let mut batch = endgames(7, 100, 4, 12);
+    batch.extend((0..30).map(|seed| random_othello(seed, 60)));
+    let configs = [
+        (0, 12, 1 << 16, 1 << 14),
+        (1, 12, 1 << 16, 1 << 14),
+        (4, 10, 7, 3),
+        (3, 6, 64, 1),
+    ];
+    let mut gpu = gpu();
+    for (host_plies, device_empties, max_batch, in_flight) in configs {
+        let config = BatchConfig {
+            host_plies,
+            device_empties,
+            max_batch,
+            in_flight,
+        };
+        let (solved, stats) =
+            solve_batch(&mut gpu, &batch, &config, |_| {}).expect("the batch on the device");
+        for (pos, s) in batch.iter().zip(&solved) {
+            assert_eq!(
+                s.score,
+                OthelloExact::solve(pos, -64, 64, &mut 0),
+                "{config:?}: {pos:?}"
+            );
+            if pos.outcome().is_some() {
+                assert_eq!((s.best_move, s.subtrees), (None, 0), "{config:?}: {pos:?}");
+            } else {
+                let child = -OthelloExact::solve(&pos.play(s.best_move.unwrap()), -64, 64, &mut 0);
+                assert_eq!(child, s.score, "{config:?}: the best move of {pos:?}");
+            }
+        }
+        assert!(stats.largest_launch <= max_batch as u64, "{config:?}");
+    }
+    assert!(
+        solve_batch(&mut gpu, &[], &BatchConfig::default(), |_| {})
+            .unwrap()
+            .0
+            .is_empty()
     );
 }

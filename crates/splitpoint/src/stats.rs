@@ -25,6 +25,9 @@ pub struct Stats {
     pub splits: u64,
     /// Positions pv-split's master sent to slaves (one per move handed out).
     pub work_sent: u64,
+    /// A device's kernel launches: the batches `work_sent`'s subtrees went
+    /// in (none without a device).
+    pub launches: u64,
     /// Bounds pv-split's master sent to slaves (one message per slave
     /// searching under a split node whose alpha rose).
     pub bounds_sent: u64,
@@ -115,6 +118,7 @@ counters!(
     first_move_cutoffs,
     splits,
     work_sent,
+    launches,
     bounds_sent,
     messages,
     message_bytes,

@@ -25,8 +25,10 @@ use opencl3::types::{CL_BLOCKING, cl_int, cl_uint, cl_ulong};
 
 use super::Othello;
 
+mod batch;
 mod transport;
 
+pub use batch::{BatchConfig, BatchStats, Solved, solve_batch};
 pub use transport::{GpuTransport, Offload, SLOTS};
 
 const SOURCE: &str = include_str!("othello.cl");
@@ -142,6 +144,10 @@ pub struct Gpu {
     search: Kernel,
     /// Grown to the largest batch so far, then reused.
     buffers: Option<Buffers>,
+    /// The host's copies of a batch's positions and parameters, reused.
+    staging: (Vec<cl_ulong>, Vec<cl_int>),
+    /// See [`Gpu::lanes`].
+    lanes: usize,
 }
 
 /// The device buffers of a batch.
@@ -188,6 +194,8 @@ impl Gpu {
             .map_err(|log| GpuError(format!("the Othello kernels do not build: {log}")))?;
         let perft = Kernel::create(&program, "perft").map_err(cl_err("kernel perft"))?;
         let search = Kernel::create(&program, "search").map_err(cl_err("kernel search"))?;
+        let width = search.get_work_group_size_multiple(id).unwrap_or(1).max(1);
+        let lanes = info.compute_units.max(1) as usize * width;
         Ok(Gpu {
             info,
             context,
@@ -195,6 +203,8 @@ impl Gpu {
             perft,
             search,
             buffers: None,
+            staging: (Vec::new(), Vec::new()),
+            lanes,
         })
     }
 
@@ -203,13 +213,13 @@ impl Gpu {
         &self.info
     }
 
-    /// Uploads the positions of a batch of `n` (and, for a search, its
-    /// parameters), first growing the buffers to hold it (never shrinking
-    /// them: the next batch reuses them).
+    /// Uploads the positions of a batch of `n` (and, for a search, the
+    /// parameters staged in `self.staging.1`), first growing the buffers to
+    /// hold it (never shrinking them: the next batch reuses them).
     fn upload(
         &mut self,
         positions: impl Iterator<Item = Othello>,
-        params: Option<&[cl_int]>,
+        with_params: bool,
         n: usize,
     ) -> Result<(), GpuError> {
         let n = n.max(1);
@@ -225,15 +235,17 @@ impl Gpu {
                 best_moves: device_buffer(context, CL_MEM_WRITE_ONLY, capacity)?,
             });
         }
-        let host: Vec<cl_ulong> = positions.flat_map(|p| [p.player(), p.opponent()]).collect();
+        let (host, params) = &mut self.staging;
+        host.clear();
+        host.extend(positions.flat_map(|p| [p.player(), p.opponent()]));
         let buffers = self.buffers.as_mut().expect("allocated above");
         // SAFETY: blocking writes of 2 (positions) and 4 (parameters) words
         // a position, within the capacity.
         unsafe {
             self.queue
-                .enqueue_write_buffer(&mut buffers.positions, CL_BLOCKING, 0, &host, &[])
+                .enqueue_write_buffer(&mut buffers.positions, CL_BLOCKING, 0, host, &[])
                 .map_err(cl_err("upload"))?;
-            if let Some(params) = params {
+            if with_params {
                 self.queue
                     .enqueue_write_buffer(&mut buffers.params, CL_BLOCKING, 0, params, &[])
                     .map_err(cl_err("upload"))?;
@@ -251,18 +263,21 @@ impl Gpu {
         if batch.is_empty() {
             return Ok(Vec::new());
         }
-        self.upload(batch.iter().copied(), None, batch.len())?;
+        self.upload(batch.iter().copied(), false, batch.len())?;
         let b = self.buffers.as_ref().expect("uploaded");
         let (positions, counts) = (&b.positions, &b.counts);
         let depth: cl_uint = depth;
+        let n = batch.len() as cl_uint;
         // SAFETY: the arguments match the kernel's (positions, depth,
-        // leaves), and the global size is the batch, within the buffers.
+        // leaves, n); work-items past n return at once.
         let event = unsafe {
             ExecuteKernel::new(&self.perft)
                 .set_arg(positions)
                 .set_arg(&depth)
                 .set_arg(counts)
-                .set_global_work_size(batch.len())
+                .set_arg(&n)
+                .set_global_work_size(whole_groups(batch.len()))
+                .set_local_work_size(WORK_GROUP)
                 .enqueue_nd_range(&self.queue)
                 .map_err(cl_err("perft launch"))?
         };
@@ -311,6 +326,23 @@ impl Gpu {
     /// A message when a subtree is too deep for the kernel's stack (see
     /// [`Subtree::fits`]) or the device fails.
     pub fn search(&mut self, batch: &[Subtree], eval: DeviceEval) -> Result<Searched, GpuError> {
+        let mut out = Searched::default();
+        self.search_into(batch, eval, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Gpu::search`] into `out`, whose vectors (and the host's staging
+    /// copies) are reused from launch to launch: a batch solver's loop
+    /// allocates nothing once its largest batch has been seen.
+    ///
+    /// # Errors
+    /// As [`Gpu::search`].
+    pub fn search_into(
+        &mut self,
+        batch: &[Subtree],
+        eval: DeviceEval,
+        out: &mut Searched,
+    ) -> Result<(), GpuError> {
         if let Some(big) = batch.iter().find(|s| !s.fits()) {
             return Err(GpuError(format!(
                 "the device searches at most {MAX_FRAMES} plies, or endgames of at most \
@@ -319,21 +351,32 @@ impl Gpu {
                 big.pos.empty_count()
             )));
         }
+        let n = batch.len();
+        for v in [&mut out.scores, &mut out.best_moves] {
+            v.clear();
+            v.resize(n, 0);
+        }
+        out.nodes.clear();
+        out.nodes.resize(n, 0);
+        out.times = LaunchTimes::default();
         if batch.is_empty() {
-            return Ok(Searched::default());
+            return Ok(());
         }
         let start = Instant::now();
-        let params: Vec<cl_int> = batch
-            .iter()
-            .flat_map(|s| [s.depth, s.ply as cl_int, s.alpha, s.beta])
-            .collect();
-        self.upload(batch.iter().map(|s| s.pos), Some(&params), batch.len())?;
+        let params = &mut self.staging.1;
+        params.clear();
+        params.extend(
+            batch
+                .iter()
+                .flat_map(|s| [s.depth, s.ply as cl_int, s.alpha, s.beta]),
+        );
+        self.upload(batch.iter().map(|s| s.pos), true, n)?;
         let mut transfer = start.elapsed();
         let b = self.buffers.as_ref().expect("uploaded");
         let eval = eval as cl_int;
+        let count = n as cl_uint;
         // SAFETY: the arguments match the kernel's (positions, params, eval,
-        // scores, best_moves, nodes), and the global size is the batch,
-        // within the buffers.
+        // scores, best_moves, nodes, n); work-items past n return at once.
         let event = unsafe {
             ExecuteKernel::new(&self.search)
                 .set_arg(&b.positions)
@@ -342,7 +385,9 @@ impl Gpu {
                 .set_arg(&b.scores)
                 .set_arg(&b.best_moves)
                 .set_arg(&b.counts)
-                .set_global_work_size(batch.len())
+                .set_arg(&count)
+                .set_global_work_size(whole_groups(n))
+                .set_local_work_size(WORK_GROUP)
                 .enqueue_nd_range(&self.queue)
                 .map_err(cl_err("search launch"))?
         };
@@ -355,13 +400,6 @@ impl Gpu {
             _ => Duration::ZERO,
         };
         let down = Instant::now();
-        let n = batch.len();
-        let mut out = Searched {
-            scores: vec![0; n],
-            best_moves: vec![0; n],
-            nodes: vec![0; n],
-            times: LaunchTimes::default(),
-        };
         // SAFETY: blocking reads of `n` elements the kernel wrote.
         unsafe {
             for (buffer, host) in [
@@ -378,8 +416,28 @@ impl Gpu {
         }
         transfer += down.elapsed();
         out.times = LaunchTimes { transfer, kernel };
-        Ok(out)
+        Ok(())
     }
+
+    /// How many work-items the device runs side by side: its compute units
+    /// times the search kernel's preferred work-group size multiple (a
+    /// warp's or wavefront's width on a GPU). A launch smaller than this
+    /// leaves lanes idle; a GPU hides latency only with several times it.
+    pub fn lanes(&self) -> usize {
+        self.lanes
+    }
+}
+
+/// Work-items a work-group: set, not left to the implementation, because
+/// each work-item's stack of frames is private memory and an
+/// implementation free to choose may put thousands in one group (PoCL does,
+/// and overflows its thread's stack). 64 is two warps on NVIDIA, a
+/// wavefront on AMD.
+const WORK_GROUP: usize = 64;
+
+/// `n` work-items rounded up to whole work-groups.
+fn whole_groups(n: usize) -> usize {
+    n.div_ceil(WORK_GROUP) * WORK_GROUP
 }
 
 /// The kernel's stack: the most plies a subtree's search may go down.

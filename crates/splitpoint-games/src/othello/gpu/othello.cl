@@ -81,8 +81,11 @@ typedef struct {
 
 // Leaves `depth` plies below each position, as splitpoint::perft counts
 // them: a pass is a move, a finished game before the last ply one leaf.
-kernel void perft(global const ulong* positions, uint depth, global ulong* leaves) {
+kernel void perft(global const ulong* positions, uint depth, global ulong* leaves, uint n) {
     size_t i = get_global_id(0);
+    if (i >= n) {
+        return;
+    }
     ulong2 root = (ulong2)(positions[2 * i], positions[2 * i + 1]);
     if (depth == 0) {
         leaves[i] = 1;
@@ -266,10 +269,14 @@ typedef struct {
 // per position (depth, ply, alpha, beta). Moves are ordered by key far from
 // the leaves (ORDER_DEPTH, ORDER_EMPTIES), corners first near them. Writes each subtree's score, the move that gave it
 // (a square, 64 for a pass, -1 when the root is a leaf) and the nodes
-// visited. The host keeps depth within MAX_FRAMES.
+// visited. The host keeps depth within MAX_FRAMES. The global size is `n`
+// rounded up to whole work-groups; the work-items past `n` do nothing.
 kernel void search(global const ulong* positions, global const int* params, int eval,
-                   global int* scores, global int* best_moves, global ulong* nodes) {
+                   global int* scores, global int* best_moves, global ulong* nodes, uint n) {
     size_t i = get_global_id(0);
+    if (i >= n) {
+        return;
+    }
     ulong2 root = (ulong2)(positions[2 * i], positions[2 * i + 1]);
     int depth = params[4 * i];
     int ply = params[4 * i + 1];

@@ -336,6 +336,7 @@ impl<E: Evaluator<Othello> + 'static> Transport<Othello> for GpuTransport<E> {
         Stats {
             nodes: o.nodes,
             messages: o.launches,
+            launches: o.launches,
             message_bytes: o.bytes,
             transfer_micros: o.transfer.as_micros() as u64,
             device_micros: o.kernel.as_micros() as u64,
