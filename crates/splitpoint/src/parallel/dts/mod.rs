@@ -32,7 +32,12 @@
 //! point last carries on with the search above it.
 //!
 //! - **Asking.** An idle thread sets the `PUBLISH` bit of every other
-//!   thread's `attention` word (the per-thread form of Hyatt's "help wanted").
+//!   thread's `attention` word (the per-thread form of Hyatt's "help wanted"),
+//!   skipping those already asked: the `asked` bit set, set before the bit
+//!   and cleared after it (`SeqCst`), says which. Which split points are
+//!   open and which threads are busy or offering are bit sets too
+//!   ([`AtomicBits`](crate::parallel::atomic_bits::AtomicBits)): an idle
+//!   thread reads a few words, not every slot.
 //!   A busy thread looks at that word (one relaxed load) at every interior
 //!   node it enters, and before every move it searches without a frame (a
 //!   node whose children are all too shallow for frames enters none, and
