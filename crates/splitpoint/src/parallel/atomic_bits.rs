@@ -3,7 +3,11 @@
 //! a few words instead of one cache line per split point or thread. With
 //! thousands of them (simulated processors) the scan was most of the time.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+#[cfg(loom)]
+use loom::sync::atomic::AtomicU64;
+#[cfg(not(loom))]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering;
 
 /// One flag per index, packed 64 to a word, so that finding the set ones
 /// reads a few words instead of one cache line per index.
@@ -79,5 +83,45 @@ impl AtomicBits {
     /// The indices set, in increasing order.
     pub(crate) fn ones(&self, order: Ordering) -> impl Iterator<Item = usize> + '_ {
         self.ones_in_both(self, usize::MAX, order)
+    }
+}
+
+#[cfg(loom)]
+mod loom_tests {
+    use loom::sync::Arc;
+    use loom::sync::atomic::{AtomicU32, Ordering::SeqCst};
+    use loom::thread;
+
+    use super::AtomicBits;
+
+    const PUBLISH: u32 = 1;
+
+    /// DTS's asks (`Dts::ask_for_candidates`, `Dts::asked_answered`): an
+    /// idle thread sets `asked` then `PUBLISH`; the busy thread, having
+    /// published, clears `PUBLISH` then `asked`. With a PUBLISH already
+    /// pending and a second ask racing the answer, no interleaving leaves
+    /// the thread marked asked without its bit (later asks would skip it).
+    #[test]
+    fn loom_no_ask_left_without_its_bit() {
+        loom::model(|| {
+            let asked = Arc::new(AtomicBits::new(2));
+            let attention = Arc::new(AtomicU32::new(0));
+            // A first ask, answered below: thread 1 asked, its bit set.
+            asked.set_all(0, SeqCst, |_| {
+                attention.fetch_or(PUBLISH, SeqCst);
+            });
+            let asker = {
+                let (asked, attention) = (asked.clone(), attention.clone());
+                thread::spawn(move || {
+                    asked.set_all(0, SeqCst, |_| {
+                        attention.fetch_or(PUBLISH, SeqCst);
+                    });
+                })
+            };
+            attention.fetch_and(!PUBLISH, SeqCst);
+            asked.set(1, false, SeqCst);
+            asker.join().unwrap();
+            assert!(!asked.get(1, SeqCst) || attention.load(SeqCst) & PUBLISH != 0);
+        });
     }
 }
