@@ -192,6 +192,15 @@ const CHESS_DEPTH: i32 = 8;
 const DEEP_OTHELLO_DEPTH: i32 = 12;
 const DEEP_CHESS_DEPTH: i32 = 10;
 
+/// The first `count` positions of the embedded Othello midgame suite, at
+/// `depth`.
+fn othello_mid(name: &str, count: usize, depth: i32) -> Result<Suite, String> {
+    let text = include_str!("../data/othello-mid.txt");
+    let mut suite = Suite::parse(name, text, GameName::Othello, Some(depth))?;
+    suite.positions.truncate(count);
+    Ok(suite)
+}
+
 /// The depth of the embedded draughts suite: a third of a second a position
 /// on average (0.04 to 0.9 s), serially in exact mode, in release.
 const DRAUGHTS_DEPTH: i32 = 10;
@@ -238,33 +247,9 @@ impl Suite {
         depth: Option<i32>,
     ) -> Result<Suite, String> {
         let suite = match name_or_path {
-            "othello-mid" => Suite::parse(
-                "othello-mid",
-                include_str!("../data/othello-mid.txt"),
-                GameName::Othello,
-                Some(10),
-            ),
-            "othello-deep" => {
-                let text: String = include_str!("../data/othello-mid.txt")
-                    .lines()
-                    .take(6)
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                Suite::parse(
-                    "othello-deep",
-                    &text,
-                    GameName::Othello,
-                    Some(DEEP_OTHELLO_DEPTH),
-                )
-            }
-            "othello-tiny" => {
-                let text: String = include_str!("../data/othello-mid.txt")
-                    .lines()
-                    .take(5)
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                Suite::parse("othello-tiny", &text, GameName::Othello, Some(4))
-            }
+            "othello-mid" => othello_mid("othello-mid", usize::MAX, 10),
+            "othello-deep" => othello_mid("othello-deep", 4, DEEP_OTHELLO_DEPTH),
+            "othello-tiny" => othello_mid("othello-tiny", 3, 4),
             "othello-ffo" => Ok(Suite::ffo("othello-ffo", 40..=44)),
             "othello-ffo-all" => Ok(Suite::ffo("othello-ffo-all", 40..=59)),
             "synthetic" => Suite::parse(

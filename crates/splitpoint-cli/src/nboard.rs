@@ -40,7 +40,7 @@ const DEFAULT_DEPTH: i32 = 10;
 /// exactly from depth + 8 empties down. Evaluations are in discs, from the
 /// side to move's view.
 #[derive(Args, Debug)]
-#[command(after_help = "Example session:
+#[command(after_help = "Example exchange:
   nboard 2
   set depth 12
   set game (;GM[Othello]PC[NBoard]TY[8]B[F5]W[F6];)    (BO[8 <64 squares> *] sets a board)
@@ -92,7 +92,7 @@ enum Flow {
     Quit,
 }
 
-/// The position and the engines of one NBoard session.
+/// The position and the engines of one NBoard connection.
 pub(crate) struct Session {
     position: Othello,
     depth: i32,
@@ -113,8 +113,8 @@ struct Analysis {
 }
 
 impl Session {
-    /// A session that searches to `depth` with the midgame evaluation
-    /// `eval`, single-threaded, as `splitpoint othello-match` plays it.
+    /// The engine searching to `depth` with the midgame evaluation `eval`,
+    /// single-threaded, as `splitpoint othello-match` plays it.
     pub(crate) fn for_match(eval: OthelloMidgame, hash: u64, depth: i32) -> Result<Self> {
         Ok(Session {
             position: Othello::start(),
@@ -125,8 +125,8 @@ impl Session {
         })
     }
 
-    /// The move this session plays in `pos` (what `go` answers), the
-    /// tables cleared first when `new_game`.
+    /// The move the engine plays in `pos` (what `go` answers), the tables
+    /// cleared first when `new_game`.
     pub(crate) fn choose(&mut self, pos: Othello, new_game: bool) -> Result<OthelloMove> {
         if new_game {
             self.midgame.clear();
