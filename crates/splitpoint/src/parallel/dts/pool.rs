@@ -175,15 +175,15 @@ pub(crate) struct Dts<G: Game> {
     pub(super) threads: Box<[ThreadSlot]>,
     /// The threads searching (with a stack): worth asking for candidates.
     busy: AtomicBits,
-    /// The threads whose `PUBLISH` bit an idle thread has set and they
-    /// have not yet cleared: asking again skips them without touching
-    /// their slots.
-    asked: AtomicBits,
     /// The threads whose `published` list is not empty (a hint, read
     /// without the lock). These two are bit sets, not flags in the slots,
     /// so that an idle thread looking for a candidate reads a few words,
     /// not every thread's slot.
     offering: AtomicBits,
+    /// The threads whose `PUBLISH` bit an idle thread has set and they
+    /// have not yet cleared: asking again skips them without touching
+    /// their slots.
+    asked: AtomicBits,
     pub(super) root_result: Mutex<Option<RootResult<G::Move>>>,
     /// `root_result` holds this root search's result.
     pub(super) root_done: AtomicBool,
