@@ -48,10 +48,10 @@
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use splitpoint::{Game, MoveList};
+use splitpoint::{Evaluator, Game, MoveList};
 
 use super::{DeviceEval, Gpu, GpuError, LaunchTimes, MAX_EMPTIES, Searched, Subtree};
-use crate::othello::{Othello, OthelloMove, mobility};
+use crate::othello::{Othello, OthelloExact, OthelloMove, mobility};
 
 /// How the positions' trees are split between the host and the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -448,7 +448,7 @@ struct Task {
     /// The best result folded in (fail-soft), and its move.
     best: i32,
     best_move: Option<OthelloMove>,
-    /// Ordered, fastest first; the eldest is the first.
+    /// In the CPU solver's order (see `order_moves`); the eldest first.
     moves: ArrayVec<OthelloMove, MAX_CHILDREN>,
     /// The node's expected type.
     kind: Kind,
@@ -788,27 +788,22 @@ impl Forest {
     }
 }
 
-/// `pos`'s moves, fastest first: the move leaving the opponent fewest
-/// replies first, corners before all.
+/// `pos`'s moves in the CPU solver's order ([`OthelloExact`]'s keys:
+/// fastest first with parity, and far from the end a shallow search's
+/// score), the best first.
 fn order_moves(pos: &Othello, out: &mut ArrayVec<OthelloMove, MAX_CHILDREN>) {
     let mut moves: MoveList<OthelloMove> = MoveList::new();
     pos.generate_moves(&mut moves);
+    let mut keys = [0i32; MAX_CHILDREN];
+    let keys = &mut keys[..moves.len()];
+    OthelloExact.order_moves(pos, &moves, keys);
     let mut keyed: ArrayVec<(i32, OthelloMove), MAX_CHILDREN> = ArrayVec::new();
-    for mv in moves {
-        let child = pos.play(mv);
-        let mut key = -(mobility(child.player(), child.opponent()).count_ones() as i32);
-        if mv.square().is_some_and(|sq| CORNERS & (1 << sq) != 0) {
-            key += 100;
-        }
-        keyed.push((key, mv));
-    }
-    // Stable: equal keys keep the squares' order, so the search is the
+    keyed.extend(keys.iter().copied().zip(moves.iter().copied()));
+    // Stable: equal keys keep the generator's order, so the search is the
     // same on every run.
     keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
     out.extend(keyed.into_iter().map(|(_, mv)| mv));
 }
-
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The kernel's move code as a move.
 fn device_move(code: i32) -> Option<OthelloMove> {
