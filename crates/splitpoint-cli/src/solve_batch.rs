@@ -82,9 +82,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
                     score: s.score,
                     best_move: best_move.clone(),
                     nodes: s.nodes,
-                    // The batch's host search orders by mobility alone: no
-                    // shallow searches.
-                    ordering_nodes: 0,
+                    ordering_nodes: s.ordering_nodes,
                     seconds,
                     nps: s.nodes as f64 / seconds.max(1e-9),
                     pv: best_move.into_iter().collect(),
@@ -137,6 +135,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
             tasks: u64,
             most_tasks: u64,
             host_nodes: u64,
+            ordering_nodes: u64,
             device_nodes: u64,
             lanes: u64,
             fill: f64,
@@ -163,6 +162,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
                 tasks: batch.tasks,
                 most_tasks: batch.most_tasks,
                 host_nodes: batch.host_nodes,
+                ordering_nodes: batch.ordering_nodes,
                 device_nodes: batch.device_nodes,
                 lanes: batch.lanes,
                 fill: batch.fill(),

@@ -452,6 +452,8 @@ fn one_position_fills_launches() {
         solve_batch(&mut gpu(), &[pos], &config, |_| {}).expect("the search on the device");
     eprintln!("{stats:?}");
     assert_solved(&[pos], &solved, "16 empties");
+    // The host orders its nodes of 14 empties and more by shallow searches.
+    assert!(stats.ordering_nodes > 0 && stats.ordering_nodes == solved[0].ordering_nodes);
     assert!(
         stats.subtrees_per_launch() >= 10.0 * 909.0 / 427.0,
         "{} subtrees in {} launches",

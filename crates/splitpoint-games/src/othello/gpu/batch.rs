@@ -51,7 +51,7 @@ use arrayvec::ArrayVec;
 use splitpoint::{Evaluator, Game, MoveList};
 
 use super::{DeviceEval, Gpu, GpuError, LaunchTimes, MAX_EMPTIES, Searched, Subtree};
-use crate::othello::{Othello, OthelloExact, OthelloMove, mobility};
+use crate::othello::{Othello, OthelloExact, OthelloMove, mobility, ordering_nodes};
 
 /// How the positions' trees are split between the host and the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +106,9 @@ pub struct Solved {
     pub best_move: Option<OthelloMove>,
     /// Nodes: the host's and the device's for this position.
     pub nodes: u64,
+    /// The positions the host's move ordering searched for it (the
+    /// solver's shallow searches, [`ordering_nodes`]), apart from `nodes`.
+    pub ordering_nodes: u64,
     /// Subtrees it sent the device (a re-search counts again; aborted ones
     /// do not).
     pub subtrees: u64,
@@ -144,6 +147,9 @@ pub struct BatchStats {
     pub largest_launch: u64,
     /// Nodes the host searched above the frontier.
     pub host_nodes: u64,
+    /// The positions the host's move ordering searched, apart from
+    /// `host_nodes`.
+    pub ordering_nodes: u64,
     /// Nodes the device searched (dropped results' included).
     pub device_nodes: u64,
     /// Bytes up and down.
@@ -309,6 +315,7 @@ pub fn solve_batch(
     let stats = &mut forest.stats;
     stats.positions = positions.len() as u64;
     stats.host_nodes = forest.records.iter().map(|r| r.host_nodes).sum();
+    stats.ordering_nodes = forest.records.iter().map(|r| r.ordering_nodes).sum();
     stats.elapsed = start.elapsed();
     let results = forest
         .records
@@ -319,6 +326,7 @@ pub fn solve_batch(
                 score,
                 best_move,
                 nodes: r.host_nodes + r.device_nodes,
+                ordering_nodes: r.ordering_nodes,
                 subtrees: r.subtrees,
                 launches: r.launches,
                 latency: r.latency,
@@ -388,6 +396,7 @@ struct Record {
     /// Its score and move, once known.
     answer: Option<(i32, Option<OthelloMove>)>,
     host_nodes: u64,
+    ordering_nodes: u64,
     device_nodes: u64,
     subtrees: u64,
     launches: u64,
@@ -597,7 +606,11 @@ impl Forest {
         (task.alpha, task.beta) = (alpha, beta);
         (task.best, task.best_move) = (i32::MIN, None);
         task.moves.clear();
+        // The solver's ordering counts its shallow searches in a counter
+        // of the whole program: this one's share is the difference.
+        let before = ordering_nodes();
         order_moves(&pos, &mut task.moves);
+        self.records[position as usize].ordering_nodes += ordering_nodes() - before;
         task.kind = kind;
         (task.next, task.deferred) = (0, false);
         task.outstanding = 0;
