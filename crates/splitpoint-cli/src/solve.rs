@@ -48,12 +48,15 @@ const DEFAULT_FFO: u32 = 40;
 /// With --algorithm gpu (a build with --features gpu) all the positions are
 /// solved together: each is searched on the host down to a frontier
 /// (--host-plies above it, subtrees of at most --device-empties empties),
-/// the frontier's subtrees go to the device in launches of thousands, and
-/// the scores are folded back by alpha-beta on the host. A position's
+/// the frontier's subtrees go to the device in wide launches, and the
+/// scores are folded back on the host by Young Brothers Wait: once a node's
+/// eldest child is done all its younger brothers search at once (see
+/// --cut-wait), and a cutoff cancels its brothers' work. A position's
 /// seconds are then the time until its score was known; a last line gives
-/// the launches, subtrees a launch, device and transfer time, and positions
-/// and subtrees a second (with --json, a last object {"summary": true, ...,
-/// "stats": {...}} holds the run's totals, since positions share launches).
+/// the launches, subtrees a launch, re-searches, aborted and dropped
+/// subtrees, device and transfer time, and positions and subtrees a second
+/// (with --json, a last object {"summary": true, ..., "stats": {...}} holds
+/// the run's totals, since positions share launches).
 /// With --oracle, --algorithm gpu solves one position at a time by PV
 /// splitting with the device as the slaves.
 #[derive(Args, Debug)]
@@ -112,6 +115,13 @@ pub struct SolveArgs {
     /// solves (deeper positions are split further on the host; at most 32)
     #[arg(long, value_name = "N", default_value_t = 12)]
     pub device_empties: u32,
+
+    /// --algorithm gpu: the children an expected CUT node on the host
+    /// searches one after another before it starts the rest at once (1:
+    /// every node starts its younger brothers once the eldest is done;
+    /// more: fewer wasted nodes, narrower launches)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub cut_wait: usize,
 }
 
 /// A position to solve, with its known solution when there is one.

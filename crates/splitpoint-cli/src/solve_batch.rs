@@ -42,6 +42,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
     let config = BatchConfig {
         host_plies: args.host_plies,
         device_empties: args.device_empties,
+        cut_wait: args.cut_wait,
         ..BatchConfig::default()
     };
     let positions: Vec<_> = jobs.iter().map(|j| j.position).collect();
@@ -81,9 +82,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
                     score: s.score,
                     best_move: best_move.clone(),
                     nodes: s.nodes,
-                    // The batch's host search orders by mobility alone: no
-                    // shallow searches.
-                    ordering_nodes: 0,
+                    ordering_nodes: s.ordering_nodes,
                     seconds,
                     nps: s.nodes as f64 / seconds.max(1e-9),
                     pv: best_move.into_iter().collect(),
@@ -130,12 +129,19 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
             subtrees_per_launch: f64,
             largest_launch: u64,
             researches: u64,
+            aborted: u64,
+            dropped: u64,
+            cutoffs: u64,
+            tasks: u64,
+            most_tasks: u64,
             host_nodes: u64,
+            ordering_nodes: u64,
             device_nodes: u64,
             lanes: u64,
             fill: f64,
             host_plies: u32,
             device_empties: u32,
+            cut_wait: usize,
             stats: StatsJson,
         }
         report::json_line(
@@ -150,12 +156,19 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
                 subtrees_per_launch: batch.subtrees_per_launch(),
                 largest_launch: batch.largest_launch,
                 researches: batch.researches,
+                aborted: batch.aborted,
+                dropped: batch.dropped,
+                cutoffs: batch.cutoffs,
+                tasks: batch.tasks,
+                most_tasks: batch.most_tasks,
                 host_nodes: batch.host_nodes,
+                ordering_nodes: batch.ordering_nodes,
                 device_nodes: batch.device_nodes,
                 lanes: batch.lanes,
                 fill: batch.fill(),
                 host_plies: config.host_plies,
                 device_empties: config.device_empties,
+                cut_wait: config.cut_wait,
                 stats: StatsJson::from(&totals),
             },
         )?;
@@ -171,12 +184,14 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
         writeln!(
             out,
             "gpu {device}: {} launches of {:.1} subtrees on average (largest {}, {} \
-             re-searches), {:.2} a lane of {}; kernel {:.3} s, transfer {:.3} s; \
-             {} positions/s, {} subtrees/s",
+             re-searches, {} aborted, {} dropped), {:.2} a lane of {}; kernel {:.3} s, \
+             transfer {:.3} s; {} positions/s, {} subtrees/s",
             batch.launches,
             batch.subtrees_per_launch(),
             batch.largest_launch,
             batch.researches,
+            batch.aborted,
+            batch.dropped,
             batch.fill(),
             batch.lanes,
             batch.kernel.as_secs_f64(),

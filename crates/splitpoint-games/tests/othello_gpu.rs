@@ -17,7 +17,9 @@ use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, perft};
 use splitpoint_games::othello::gpu::{
     BatchConfig, DeviceEval, Gpu, GpuTransport, Solved, Subtree, devices, solve_batch,
 };
-use splitpoint_games::othello::{Othello, OthelloEval, OthelloExact, oracle_limits, solve_limits};
+use splitpoint_games::othello::{
+    Othello, OthelloEval, OthelloExact, ffo_positions, oracle_limits, solve_limits,
+};
 
 fn gpu() -> Gpu {
     Gpu::open(None).unwrap_or_else(|e| panic!("{e}"))
@@ -323,18 +325,21 @@ fn the_batch_solver_is_exact_in_every_split() {
     let mut batch = endgames(7, 100, 4, 12);
     batch.extend((0..30).map(|seed| random_othello(seed, 60)));
     let configs = [
-        (0, 12, 1 << 16, 1 << 14),
-        (1, 12, 1 << 16, 1 << 14),
-        (4, 10, 7, 3),
-        (3, 6, 64, 1),
+        (0, 12, 1 << 16, 1 << 14, 1 << 18),
+        (1, 12, 1 << 16, 1 << 14, 1 << 18),
+        (4, 10, 7, 3, 1 << 18),
+        (3, 6, 64, 1, 1 << 18),
+        (5, 6, 64, 1 << 14, 2),
     ];
     let mut gpu = gpu();
-    for (host_plies, device_empties, max_batch, in_flight) in configs {
+    for (host_plies, device_empties, max_batch, in_flight, max_tasks) in configs {
         let config = BatchConfig {
             host_plies,
             device_empties,
             max_batch,
             in_flight,
+            max_tasks,
+            cut_wait: 1,
         };
         let (solved, stats) =
             solve_batch(&mut gpu, &batch, &config, |_| {}).expect("the batch on the device");
@@ -358,5 +363,101 @@ fn the_batch_solver_is_exact_in_every_split() {
             .unwrap()
             .0
             .is_empty()
+    );
+}
+
+/// Positions searched alone with a deep host tree (subtrees of a few
+/// empties under six to ten host plies): random endgames of 14 to 18
+/// empties and the FFO positions #40-#44 played down to 16 empties by
+/// their first legal moves.
+fn single_positions() -> Vec<Othello> {
+    let mut out: Vec<Othello> = (14..=18)
+        .map(|e| endgames(100 + e as u64, 1, e, e)[0])
+        .collect();
+    for ffo in ffo_positions().into_iter().filter(|p| p.id <= 44) {
+        let mut pos = ffo.position;
+        while pos.empty_count() > 16 && pos.outcome().is_none() {
+            pos = pos.play(pos.legal_moves()[0]);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// One position at a time, the younger brothers of many host nodes in one
+/// launch: every score and best move the CPU solver's, whatever the
+/// frontier, the launch size, the bound on open tasks or the children a
+/// CUT node waits for; and a cutoff
+/// cancels queued work (aborted subtrees) somewhere on the way.
+#[test]
+fn one_position_is_exact_with_many_host_levels() {
+    let mut gpu = gpu();
+    let configs = [
+        (2, 8, 1 << 16, 1 << 18, 1),
+        (2, 10, 1 << 16, 1 << 18, 2),
+        (2, 8, 5, 1 << 18, 1),
+        (2, 8, 1 << 16, 3, 1),
+    ];
+    let (mut aborted, mut dropped) = (0, 0);
+    for (k, pos) in single_positions().into_iter().enumerate() {
+        // Launches of five and three open tasks make thousands of small
+        // launches: on the two smallest positions only.
+        let configs = if k < 2 { &configs[..] } else { &configs[..2] };
+        for &(host_plies, device_empties, max_batch, max_tasks, cut_wait) in configs {
+            let config = BatchConfig {
+                host_plies,
+                device_empties,
+                max_batch,
+                max_tasks,
+                cut_wait,
+                ..BatchConfig::default()
+            };
+            let what = format!("{config:?}, {} empties", pos.empty_count());
+            let (solved, stats) =
+                solve_batch(&mut gpu, &[pos], &config, |_| {}).expect("the search on the device");
+            assert_solved(&[pos], &solved, &what);
+            assert!(stats.largest_launch <= max_batch as u64, "{what}");
+            assert!(
+                stats.tasks > 1 && stats.researches < stats.subtrees,
+                "{what}: {stats:?}"
+            );
+            // Past the bound only the eldest line of the child started
+            // last: a move or a pass per host ply.
+            let host_plies = pos.empty_count() - device_empties;
+            assert!(
+                stats.most_tasks <= (max_tasks + 2 * host_plies as usize) as u64,
+                "{what}: {stats:?}"
+            );
+            aborted += stats.aborted;
+            dropped += stats.dropped;
+        }
+    }
+    assert!(aborted > 0, "no cutoff cancelled queued work");
+    assert!(dropped > 0, "no result of cancelled work came back");
+}
+
+/// One position of 16 empties with subtrees of 10 (six host plies): the
+/// younger brothers of one frontier node at a time made launches of 2.1
+/// subtrees on average (909 subtrees in 427 launches); with the younger
+/// brothers of every host node in flight at once they are at least ten
+/// times as wide.
+#[test]
+fn one_position_fills_launches() {
+    let pos = endgames(3, 1, 16, 16)[0];
+    let config = BatchConfig {
+        device_empties: 10,
+        ..BatchConfig::default()
+    };
+    let (solved, stats) =
+        solve_batch(&mut gpu(), &[pos], &config, |_| {}).expect("the search on the device");
+    eprintln!("{stats:?}");
+    assert_solved(&[pos], &solved, "16 empties");
+    // The host orders its nodes of 14 empties and more by shallow searches.
+    assert!(stats.ordering_nodes > 0 && stats.ordering_nodes == solved[0].ordering_nodes);
+    assert!(
+        stats.subtrees_per_launch() >= 10.0 * 909.0 / 427.0,
+        "{} subtrees in {} launches",
+        stats.subtrees,
+        stats.launches
     );
 }

@@ -1,42 +1,60 @@
-//! Many endgames solved on the device together: `solve --file F
-//! --algorithm gpu`.
+//! Endgames solved with the device searching the frontier's subtrees in
+//! wide launches: `solve --algorithm gpu` (one position, or a file of them
+//! with `--file F`).
 //!
-//! One position's tree gives the device a few subtrees at a time; a file of
-//! positions gives it thousands. Each position is searched on the host by
-//! fail-soft alpha-beta down to a *frontier* by empty squares; the nodes at
-//! the frontier are the device's subtrees, solved to the end of the game by
-//! the `search` kernel, one work-item each. A position's search is a
-//! resumable machine (an explicit stack of frames): when it needs the
-//! device it queues subtrees and waits, and the host moves on to the next
-//! position. When every position in flight waits, the queue goes to the
-//! device in one launch (or several of at most [`BatchConfig::max_batch`]),
-//! the scores come back and the searches resume. A position that finishes
-//! makes room for the next one of the file (a host-side global work queue),
-//! so launches stay full until the file runs out.
+//! Each position is searched on the host down to a *frontier* by empty
+//! squares; the nodes at the frontier are the device's subtrees, solved to
+//! the end of the game by the `search` kernel, one work-item each. Above
+//! the frontier the host runs a Young Brothers Wait search of resumable
+//! *tasks*, one a node: a task searches its eldest child first, in its own
+//! window; once that is done, every younger brother starts at once, in a
+//! null window on the task's alpha of that moment, each child a task of
+//! its own (or a subtree for the device, at the frontier). So the younger
+//! brothers of many nodes, of every position of the batch, wait for the
+//! device together, and one launch carries them all (or several of at most
+//! [`BatchConfig::max_batch`]). A task orders its children as the CPU
+//! solver does (`OthelloExact`'s keys: fastest first with parity, from 14
+//! empties up a shallow search's score): the more often the eldest is the
+//! best, the less of its brothers' work is wasted.
 //!
-//! A node just above the frontier (its children are frontier nodes) waits
-//! for its eldest child, searched in the node's window, then queues every
-//! younger brother at once in a null window on the new alpha, and the ones
-//! that fail high (below beta) once more in the full window: the serial
-//! search's young-brother rule, so each score folded in is exact where it
-//! lies inside its window and a bound on the right side where not, and the
-//! node's fail-soft value is the serial search's. Nodes further up search
-//! their children one after the other (fastest-first order), as plain
-//! alpha-beta. Nothing is speculative, so no device work is ever thrown
-//! away.
+//! A child's result is folded in as it arrives, fail-soft:
+//! - at or above the task's beta it cuts the task off: the task's other
+//!   children still searching are cancelled, their subtrees still queued
+//!   are never launched (counted as *aborted*), results already on their
+//!   way are dropped (counted), and their tasks are freed, all the way
+//!   down;
+//! - above the window it was searched in but below beta it is a lower
+//!   bound: the child is searched again, in the full window `(alpha, beta)`
+//!   with the task's alpha of that moment when the bound raised it, else
+//!   in a null window on that alpha (a younger brother started late);
+//! - otherwise it is exact, or an upper bound at or below the task's alpha,
+//!   and the child is done.
 //!
-//! The host's per-node work allocates nothing: frames live in one stack per
-//! slot of the work queue, reused from position to position, and the
-//! launch's buffers (host and device) grow to the largest batch and are
-//! reused.
+//! A task's value is the best of its children's results, so a fail-low
+//! value is an upper bound and a fail-high one a lower bound, as serial
+//! fail-soft search gives, though not always the same numbers; the root's
+//! window is the whole range, so its score is exact. Nothing ties a task
+//! to a position but the record it reports to: every position of a batch
+//! (up to [`BatchConfig::in_flight`] at once, the next starting as one
+//! ends) feeds the same queue. [`BatchConfig::max_tasks`] bounds the
+//! speculation: past it a task waits to start more younger brothers until
+//! tasks have ended; [`BatchConfig::cut_wait`] makes an expected CUT node
+//! search its first children one after another (strong YBW), trading
+//! width for fewer wasted nodes.
+//!
+//! The host's per-node work allocates nothing once the arrays have grown
+//! to their largest: tasks live in one arena with a free list, reused from
+//! position to position, the queue, the launch's staging and the list of
+//! results to fold are vectors cleared and refilled, and the launch's
+//! buffers (host and device) grow to the largest batch and are reused.
 
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use splitpoint::{Game, MoveList};
+use splitpoint::{Evaluator, Game, MoveList};
 
 use super::{DeviceEval, Gpu, GpuError, LaunchTimes, MAX_EMPTIES, Searched, Subtree};
-use crate::othello::{Othello, OthelloMove, mobility};
+use crate::othello::{Othello, OthelloExact, OthelloMove, mobility, ordering_nodes};
 
 /// How the positions' trees are split between the host and the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,19 +69,32 @@ pub struct BatchConfig {
     pub device_empties: u32,
     /// The most subtrees one launch carries (a bigger queue is split).
     pub max_batch: usize,
-    /// The most positions searched at once: the work queue's slots.
+    /// The most positions searched at once.
     pub in_flight: usize,
+    /// The most host tasks (nodes above the frontier) open at once: past
+    /// it, tasks wait to start more younger brothers until others end. A
+    /// child started below it still opens its eldest line down to the
+    /// frontier, and one child starts regardless when nothing else would
+    /// reach the device.
+    pub max_tasks: usize,
+    /// The children an expected CUT node searches one after another before
+    /// it starts the rest at once (strong YBW); 1 starts them after the
+    /// eldest, as every other node does.
+    pub cut_wait: usize,
 }
 
 impl Default for BatchConfig {
     /// Two plies on the host, subtrees of at most 12 empties, launches of
-    /// up to 65,536 subtrees from up to 16,384 positions at once.
+    /// up to 65,536 subtrees from up to 16,384 positions at once, and up to
+    /// 262,144 host tasks open.
     fn default() -> Self {
         BatchConfig {
             host_plies: 2,
             device_empties: 12,
             max_batch: 1 << 16,
             in_flight: 1 << 14,
+            max_tasks: 1 << 18,
+            cut_wait: CUT_WAIT,
         }
     }
 }
@@ -78,7 +109,11 @@ pub struct Solved {
     pub best_move: Option<OthelloMove>,
     /// Nodes: the host's and the device's for this position.
     pub nodes: u64,
-    /// Subtrees it sent the device (a re-search counts again).
+    /// The positions the host's move ordering searched for it (the
+    /// solver's shallow searches, [`ordering_nodes`]), apart from `nodes`.
+    pub ordering_nodes: u64,
+    /// Subtrees it sent the device (a re-search counts again; aborted ones
+    /// do not).
     pub subtrees: u64,
     /// Launches that carried some of its subtrees.
     pub launches: u64,
@@ -96,14 +131,29 @@ pub struct BatchStats {
     pub launches: u64,
     /// Subtrees searched on the device (a re-search counts again).
     pub subtrees: u64,
-    /// Of those, full-window re-searches of younger brothers that failed
-    /// high.
+    /// Children searched again after failing high below beta (on the
+    /// device or as host tasks).
     pub researches: u64,
+    /// Queued subtrees a cutoff made useless before their launch: never
+    /// launched.
+    pub aborted: u64,
+    /// Results of launched subtrees a cutoff made useless while they were
+    /// on the device: dropped.
+    pub dropped: u64,
+    /// Tasks that cut off while children were still searching.
+    pub cutoffs: u64,
+    /// Host tasks (nodes above the frontier) opened.
+    pub tasks: u64,
+    /// The most host tasks open at once.
+    pub most_tasks: u64,
     /// The largest launch, in subtrees.
     pub largest_launch: u64,
     /// Nodes the host searched above the frontier.
     pub host_nodes: u64,
-    /// Nodes the device searched.
+    /// The positions the host's move ordering searched, apart from
+    /// `host_nodes`.
+    pub ordering_nodes: u64,
+    /// Nodes the device searched (dropped results' included).
     pub device_nodes: u64,
     /// Bytes up and down.
     pub bytes: u64,
@@ -148,57 +198,85 @@ pub fn solve_batch(
 ) -> Result<(Vec<Solved>, BatchStats), GpuError> {
     let start = Instant::now();
     let device_empties = config.device_empties.min(MAX_EMPTIES);
-    let mut stats = BatchStats {
-        lanes: gpu.lanes() as u64,
-        ..BatchStats::default()
+    let mut forest = Forest {
+        stats: BatchStats {
+            lanes: gpu.lanes() as u64,
+            ..BatchStats::default()
+        },
+        max_tasks: config.max_tasks.max(1),
+        cut_wait: config.cut_wait.max(1),
+        ..Forest::default()
     };
-    let mut results: Vec<Option<Solved>> = vec![None; positions.len()];
-    let mut slots: Vec<Slot> = (0..config.in_flight.clamp(1, positions.len().max(1)))
-        .map(|_| Slot::default())
-        .collect();
-    let mut queue = Queue::default();
+    forest.records.reserve(positions.len());
+    let mut current = Queue::default();
+    let mut batch: Vec<Subtree> = Vec::new();
+    let mut askers: Vec<(Asker, u32)> = Vec::new();
     let mut searched = Searched::default();
-    let mut next = 0;
-    let mut finished = 0;
+    let in_flight = config.in_flight.max(1);
+    let (mut next, mut open) = (0, 0);
     loop {
-        // Step 1. Every search that is not waiting runs until it waits for
-        // the device or ends; an ended one's slot takes the next position.
-        for (index, slot) in slots.iter_mut().enumerate() {
-            loop {
-                if slot.position.is_none() {
-                    if next == positions.len() {
-                        break;
-                    }
-                    slot.begin(next, positions[next], config.host_plies, device_empties);
-                    next += 1;
-                }
-                if slot.waiting() {
-                    break;
-                }
-                if let Some((score, best_move)) = slot.run(index as u32, &mut queue) {
-                    let p = slot.position.take().expect("a search in the slot");
-                    stats.host_nodes += slot.host_nodes;
-                    results[p] = Some(Solved {
-                        score,
-                        best_move,
-                        nodes: slot.host_nodes + slot.device_nodes,
-                        subtrees: slot.subtrees,
-                        launches: slot.launches,
-                        latency: start.elapsed(),
-                    });
-                    finished += 1;
-                    done(finished);
-                }
+        // Step 1. Positions start while there is room, deferred tasks
+        // widen while the bound allows (at least one when nothing else
+        // would reach the device), and every result so far is folded in.
+        loop {
+            while next < positions.len() && open < in_flight {
+                let pos = positions[next];
+                let frontier = pos
+                    .empty_count()
+                    .saturating_sub(config.host_plies)
+                    .min(device_empties);
+                forest.records.push(Record {
+                    frontier,
+                    ..Record::default()
+                });
+                let root = Asker::Root(next as u32);
+                forest.open(pos, -65, 65, root, next as u32, Kind::Pv);
+                next += 1;
+                open += 1;
+            }
+            let stuck = forest.queue.subtrees.is_empty();
+            forest.resume(stuck);
+            let before = forest.finished.len();
+            forest.settle();
+            for &p in &forest.finished[before..] {
+                let r = &mut forest.records[p as usize];
+                r.latency = start.elapsed();
+                open -= 1;
+                done(forest.finished.len());
+            }
+            let more = (next < positions.len() && open < in_flight)
+                || (forest.queue.subtrees.is_empty() && !forest.deferred.is_empty());
+            if !more {
+                break;
             }
         }
-        if queue.subtrees.is_empty() {
+        if forest.queue.subtrees.is_empty() {
+            debug_assert_eq!(open, 0, "an open position waits for nothing");
             break;
         }
         // Step 2. The queue to the device, in launches of at most
-        // `max_batch`, and each score back to the frame that asked.
-        for range in chunks(queue.subtrees.len(), config.max_batch.max(1)) {
-            let batch = &queue.subtrees[range.clone()];
-            gpu.search_into(batch, DeviceEval::Exact, &mut searched)?;
+        // `max_batch` live subtrees, each result folded in as it comes
+        // (new subtrees queue for the next round).
+        std::mem::swap(&mut current, &mut forest.queue);
+        let mut cursor = 0;
+        while cursor < current.subtrees.len() {
+            batch.clear();
+            askers.clear();
+            while cursor < current.subtrees.len() && batch.len() < config.max_batch.max(1) {
+                let (asker, position) = current.askers[cursor];
+                if forest.live(asker) {
+                    batch.push(current.subtrees[cursor]);
+                    askers.push((asker, position));
+                } else {
+                    forest.stats.aborted += 1;
+                }
+                cursor += 1;
+            }
+            if batch.is_empty() {
+                continue;
+            }
+            gpu.search_into(&batch, DeviceEval::Exact, &mut searched)?;
+            let stats = &mut forest.stats;
             stats.launches += 1;
             stats.subtrees += batch.len() as u64;
             stats.largest_launch = stats.largest_launch.max(batch.len() as u64);
@@ -206,46 +284,95 @@ pub fn solve_batch(
             let LaunchTimes { transfer, kernel } = searched.times;
             stats.transfer += transfer;
             stats.kernel += kernel;
-            for (k, &(slot, child)) in queue.askers[range].iter().enumerate() {
-                let slot = &mut slots[slot as usize];
-                stats.device_nodes += searched.nodes[k];
-                slot.answer(
-                    child,
-                    searched.scores[k],
-                    searched.best_moves[k],
-                    searched.nodes[k],
-                    stats.launches,
-                );
+            let launch = stats.launches;
+            for (k, &(asker, position)) in askers.iter().enumerate() {
+                let nodes = searched.nodes[k];
+                forest.stats.device_nodes += nodes;
+                let r = &mut forest.records[position as usize];
+                r.device_nodes += nodes;
+                r.subtrees += 1;
+                if r.last_launch != launch {
+                    r.last_launch = launch;
+                    r.launches += 1;
+                }
+                if !forest.live(asker) {
+                    forest.stats.dropped += 1;
+                    continue;
+                }
+                forest.events.push(Event {
+                    asker,
+                    value: searched.scores[k],
+                    best_move: device_move(searched.best_moves[k]),
+                });
+                let before = forest.finished.len();
+                forest.settle();
+                for &p in &forest.finished[before..] {
+                    forest.records[p as usize].latency = start.elapsed();
+                    open -= 1;
+                    done(forest.finished.len());
+                }
             }
         }
-        stats.researches += queue.researches;
-        queue.clear();
+        current.clear();
     }
+    let stats = &mut forest.stats;
     stats.positions = positions.len() as u64;
+    stats.host_nodes = forest.records.iter().map(|r| r.host_nodes).sum();
+    stats.ordering_nodes = forest.records.iter().map(|r| r.ordering_nodes).sum();
     stats.elapsed = start.elapsed();
-    let results = results
-        .into_iter()
-        .map(|r| r.expect("every position was solved"))
+    let results = forest
+        .records
+        .iter()
+        .map(|r| {
+            let (score, best_move) = r.answer.expect("every position was solved");
+            Solved {
+                score,
+                best_move,
+                nodes: r.host_nodes + r.device_nodes,
+                ordering_nodes: r.ordering_nodes,
+                subtrees: r.subtrees,
+                launches: r.launches,
+                latency: r.latency,
+            }
+        })
         .collect();
-    Ok((results, stats))
+    Ok((results, forest.stats))
 }
 
-/// `0..len` in pieces of at most `size`.
-fn chunks(len: usize, size: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
-    (0..len.div_ceil(size)).map(move |i| i * size..((i + 1) * size).min(len))
+/// Who waits for a search's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asker {
+    /// The position of the batch with this index: its score.
+    Root(u32),
+    /// Child `child` of task `task`, while the task's generation is
+    /// `generation` (a freed task's slot is reused with the next one).
+    Child {
+        task: u32,
+        generation: u32,
+        child: u8,
+    },
 }
 
-/// The subtrees queued for the next launch, with who asked for each: the
-/// slot and the child's index in its top frame.
+/// A value for an asker: a finished child's, a finished game's or the
+/// device's, from the searched position's side to move's view.
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    asker: Asker,
+    value: i32,
+    /// The move that gave it (only a root's is used).
+    best_move: Option<OthelloMove>,
+}
+
+/// The subtrees queued for a launch, with who asked for each and the
+/// position they belong to.
 #[derive(Default)]
 struct Queue {
     subtrees: Vec<Subtree>,
-    askers: Vec<(u32, u8)>,
-    researches: u64,
+    askers: Vec<(Asker, u32)>,
 }
 
 impl Queue {
-    fn push(&mut self, slot: u32, child: usize, pos: Othello, alpha: i32, beta: i32) {
+    fn push(&mut self, asker: Asker, position: u32, pos: Othello, alpha: i32, beta: i32) {
         self.subtrees.push(Subtree {
             pos,
             // Every line reaches the game's end: a move or a pass per ply,
@@ -255,301 +382,444 @@ impl Queue {
             alpha,
             beta,
         });
-        self.askers.push((slot, child as u8));
+        self.askers.push((asker, position));
     }
 
     fn clear(&mut self) {
         self.subtrees.clear();
         self.askers.clear();
-        self.researches = 0;
+    }
+}
+
+/// One position's bookkeeping.
+#[derive(Clone, Copy, Debug, Default)]
+struct Record {
+    /// Subtrees of at most this many empties go to the device.
+    frontier: u32,
+    /// Its score and move, once known.
+    answer: Option<(i32, Option<OthelloMove>)>,
+    host_nodes: u64,
+    ordering_nodes: u64,
+    device_nodes: u64,
+    subtrees: u64,
+    launches: u64,
+    last_launch: u64,
+    latency: Duration,
+}
+
+/// [`BatchConfig::cut_wait`]'s default.
+const CUT_WAIT: usize = 1;
+
+/// A node's expected type, by the usual rules: the root is PV, a PV
+/// node's eldest child PV and its younger ones CUT, CUT and ALL alternate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Kind {
+    fn child(self, i: usize) -> Kind {
+        match self {
+            Kind::Pv if i == 0 => Kind::Pv,
+            Kind::Pv | Kind::All => Kind::Cut,
+            Kind::Cut => Kind::All,
+        }
     }
 }
 
 /// Othello has at most 33 legal moves in a position (a pass is one).
 const MAX_CHILDREN: usize = 40;
 
-/// What a frame is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    /// Above the frontier's parents: children one after the other.
-    Serial,
-    /// A frontier node itself (the position is at the frontier already):
-    /// waiting for its own score.
-    Leaf,
-    /// Just above the frontier: waiting for the eldest child.
-    Eldest,
-    /// The younger brothers in the null window at `scout`.
-    Younger,
-    /// The younger brothers that failed high, again in the full window.
-    Research,
+/// No task: a child searched on the device, or not searching.
+const NO_TASK: u32 = u32::MAX;
+
+/// A child of a task while it is searched: the top of the window it is
+/// searched in, from the task's view, and its own task when it has one.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    high: i8,
+    task: u32,
 }
 
-/// One node of a position's search on the host.
+/// One node above the frontier, searched by the host (see the module
+/// doc).
 #[derive(Clone, Debug)]
-struct Frame {
+struct Task {
+    /// Bumped when the task ends: askers naming an older one are stale.
+    generation: u32,
+    live: bool,
+    /// The batch's position it belongs to.
+    position: u32,
+    /// Where its value goes.
+    asker: Asker,
     pos: Othello,
     alpha: i32,
     beta: i32,
+    /// The best result folded in (fail-soft), and its move.
     best: i32,
     best_move: Option<OthelloMove>,
-    /// Ordered; the ones before `next` are searched or queued.
+    /// In the CPU solver's order (see `order_moves`); the eldest first.
     moves: ArrayVec<OthelloMove, MAX_CHILDREN>,
+    /// The node's expected type.
+    kind: Kind,
+    /// Children started (the ones before it in `moves`).
     next: usize,
-    stage: Stage,
-    /// The device's answers, by child (`Leaf`: the node's own in 0), from
-    /// the child's side's view.
-    replies: [i32; MAX_CHILDREN],
-    /// `Leaf`: the device's move code for the node.
-    leaf_move: i32,
-    /// The null window's alpha of `Younger`, and `Research`'s alpha.
-    scout: i32,
-    /// Answers not in yet.
-    pending: u32,
+    /// Whether it waits in [`Forest::deferred`] for room to start more.
+    deferred: bool,
+    /// Children searching.
+    outstanding: u32,
+    children: [Child; MAX_CHILDREN],
 }
 
-/// A slot of the work queue: the position searched there and its stack.
+/// Every position's search: the tasks, the queue for the next launch and
+/// the values not yet folded in.
 #[derive(Default)]
-struct Slot {
-    /// The position's index in the batch; `None` when the slot is free.
-    position: Option<usize>,
-    /// Subtrees of at most this many empties go to the device.
-    frontier: u32,
-    stack: Vec<Frame>,
-    /// A finished child's score, from the child's side's view, for the
-    /// frame below it.
-    returned: Option<i32>,
-    host_nodes: u64,
-    device_nodes: u64,
-    subtrees: u64,
-    launches: u64,
-    last_launch: u64,
+struct Forest {
+    tasks: Vec<Task>,
+    free: Vec<u32>,
+    /// Tasks waiting for room to start more children, the newest (the
+    /// deepest of the latest line) last: it resumes first, so a full
+    /// arena drains depth first instead of opening new lines near the
+    /// root.
+    deferred: Vec<(u32, u32)>,
+    open_tasks: usize,
+    max_tasks: usize,
+    cut_wait: usize,
+    queue: Queue,
+    events: Vec<Event>,
+    records: Vec<Record>,
+    /// Positions in the order their scores became known.
+    finished: Vec<u32>,
+    stats: BatchStats,
 }
 
-impl Slot {
-    fn begin(&mut self, index: usize, pos: Othello, host_plies: u32, device_empties: u32) {
-        self.position = Some(index);
-        self.frontier = pos
-            .empty_count()
-            .saturating_sub(host_plies)
-            .min(device_empties);
-        self.stack.clear();
-        self.returned = None;
-        (self.host_nodes, self.device_nodes) = (0, 0);
-        (self.subtrees, self.launches, self.last_launch) = (0, 0, 0);
-        // Outside any score: the root's window is the whole range.
-        self.enter(pos, -65, 65);
+impl Forest {
+    /// Whether `asker` still waits for its value.
+    fn live(&self, asker: Asker) -> bool {
+        match asker {
+            Asker::Root(_) => true,
+            Asker::Child {
+                task, generation, ..
+            } => {
+                let t = &self.tasks[task as usize];
+                t.live && t.generation == generation
+            }
+        }
     }
 
-    fn waiting(&self) -> bool {
-        self.stack.last().is_some_and(|f| f.pending > 0)
+    /// Starts the search of `pos` in `(alpha, beta)` for `asker`: a finished
+    /// game answers at once, a frontier node joins the queue, anything else
+    /// becomes a task whose eldest child starts at once (and so on down
+    /// its eldest line).
+    fn open(
+        &mut self,
+        pos: Othello,
+        alpha: i32,
+        beta: i32,
+        asker: Asker,
+        position: u32,
+        kind: Kind,
+    ) {
+        let (mut pos, mut alpha, mut beta, mut asker, mut kind) = (pos, alpha, beta, asker, kind);
+        loop {
+            let record = &mut self.records[position as usize];
+            let (p, o) = (pos.player(), pos.opponent());
+            if mobility(p, o) == 0 && mobility(o, p) == 0 {
+                record.host_nodes += 1;
+                self.events.push(Event {
+                    asker,
+                    value: pos.final_score(),
+                    best_move: None,
+                });
+                return;
+            }
+            if pos.empty_count() <= record.frontier {
+                self.queue.push(asker, position, pos, alpha, beta);
+                return;
+            }
+            record.host_nodes += 1;
+            let t = self.allocate(pos, alpha, beta, asker, position, kind);
+            if let Asker::Child { task, child, .. } = asker {
+                self.tasks[task as usize].children[child as usize].task = t;
+            }
+            let task = &mut self.tasks[t as usize];
+            task.children[0] = Child {
+                high: beta as i8,
+                task: NO_TASK,
+            };
+            task.outstanding = 1;
+            task.next = 1;
+            kind = kind.child(0);
+            asker = Asker::Child {
+                task: t,
+                generation: task.generation,
+                child: 0,
+            };
+            (pos, alpha, beta) = (task.pos.play(task.moves[0]), -beta, -alpha);
+        }
     }
 
-    /// Opens the node `pos` searched in `(alpha, beta)`: a finished game
-    /// returns its score at once, anything else is pushed as a frame.
-    fn enter(&mut self, pos: Othello, alpha: i32, beta: i32) {
-        self.host_nodes += 1;
-        let (p, o) = (pos.player(), pos.opponent());
-        let own = mobility(p, o);
-        if own == 0 && mobility(o, p) == 0 {
-            self.returned = Some(pos.final_score());
+    /// A task for `pos`, in a free slot of the arena or a new one.
+    fn allocate(
+        &mut self,
+        pos: Othello,
+        alpha: i32,
+        beta: i32,
+        asker: Asker,
+        position: u32,
+        kind: Kind,
+    ) -> u32 {
+        self.stats.tasks += 1;
+        self.open_tasks += 1;
+        self.stats.most_tasks = self.stats.most_tasks.max(self.open_tasks as u64);
+        let t = match self.free.pop() {
+            Some(t) => t,
+            None => {
+                self.tasks.push(Task {
+                    generation: 0,
+                    live: false,
+                    position,
+                    asker,
+                    pos,
+                    alpha,
+                    beta,
+                    best: i32::MIN,
+                    best_move: None,
+                    moves: ArrayVec::new(),
+                    kind,
+                    next: 0,
+                    deferred: false,
+                    outstanding: 0,
+                    children: [Child {
+                        high: 0,
+                        task: NO_TASK,
+                    }; MAX_CHILDREN],
+                });
+                self.tasks.len() as u32 - 1
+            }
+        };
+        let task = &mut self.tasks[t as usize];
+        debug_assert!(!task.live);
+        task.live = true;
+        task.position = position;
+        task.asker = asker;
+        task.pos = pos;
+        (task.alpha, task.beta) = (alpha, beta);
+        (task.best, task.best_move) = (i32::MIN, None);
+        task.moves.clear();
+        // The solver's ordering counts its shallow searches in a counter
+        // of the whole program: this one's share is the difference.
+        let before = ordering_nodes();
+        order_moves(&pos, &mut task.moves);
+        self.records[position as usize].ordering_nodes += ordering_nodes() - before;
+        task.kind = kind;
+        (task.next, task.deferred) = (0, false);
+        task.outstanding = 0;
+        t
+    }
+
+    /// Ends task `t`: askers naming it are stale from now on.
+    fn release(&mut self, t: u32) {
+        let task = &mut self.tasks[t as usize];
+        task.live = false;
+        task.generation = task.generation.wrapping_add(1);
+        self.open_tasks -= 1;
+        self.free.push(t);
+    }
+
+    /// Cancels task `t` and every task below it still searching.
+    fn cancel(&mut self, t: u32) {
+        self.cancel_children(t);
+        self.release(t);
+    }
+
+    /// Starts child `i` of task `t` in `(low, high)`, from `t`'s view.
+    fn start_child(&mut self, t: u32, i: usize, low: i32, high: i32) {
+        let task = &mut self.tasks[t as usize];
+        task.children[i] = Child {
+            high: high as i8,
+            task: NO_TASK,
+        };
+        task.outstanding += 1;
+        let child = task.pos.play(task.moves[i]);
+        let asker = Asker::Child {
+            task: t,
+            generation: task.generation,
+            child: i as u8,
+        };
+        let (position, kind) = (task.position, task.kind.child(i));
+        self.open(child, -high, -low, asker, position, kind);
+    }
+
+    /// Every child of task `t` not started yet at once, in a null window
+    /// on its alpha, while the bound on open tasks allows (the first one
+    /// regardless when `force`); the rest wait in `deferred`.
+    fn widen(&mut self, t: u32, mut force: bool) {
+        while self.tasks[t as usize].next < self.tasks[t as usize].moves.len() {
+            if !force && self.open_tasks >= self.max_tasks {
+                let task = &mut self.tasks[t as usize];
+                if !task.deferred {
+                    task.deferred = true;
+                    self.deferred.push((t, task.generation));
+                }
+                return;
+            }
+            force = false;
+            let task = &mut self.tasks[t as usize];
+            let (i, scout) = (task.next, task.alpha.max(task.best));
+            task.next += 1;
+            self.start_child(t, i, scout, scout + 1);
+        }
+    }
+
+    /// Deferred tasks widen while the bound on open tasks allows, or one
+    /// at least when `stuck` (nothing else would reach the device).
+    fn resume(&mut self, mut stuck: bool) {
+        while stuck || self.open_tasks < self.max_tasks {
+            let Some((t, generation)) = self.deferred.pop() else {
+                return;
+            };
+            let task = &mut self.tasks[t as usize];
+            if task.live && task.generation == generation {
+                task.deferred = false;
+                self.widen(t, stuck);
+                stuck = false;
+                self.finish_if_done(t);
+            }
+        }
+    }
+
+    /// Folds every value waiting into its asker, and whatever that sets
+    /// off (tasks ending, younger brothers starting, re-searches).
+    fn settle(&mut self) {
+        while let Some(event) = self.events.pop() {
+            match event.asker {
+                Asker::Root(p) => {
+                    self.records[p as usize].answer = Some((event.value, event.best_move));
+                    self.finished.push(p);
+                }
+                Asker::Child {
+                    task,
+                    generation,
+                    child,
+                } => {
+                    let t = &self.tasks[task as usize];
+                    // A finished game's value for a task cut off since.
+                    if t.live && t.generation == generation {
+                        self.fold(task, child as usize, -event.value);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Child `i`'s result `s` (from task `t`'s view) into task `t`.
+    fn fold(&mut self, t: u32, i: usize, s: i32) {
+        let task = &mut self.tasks[t as usize];
+        task.outstanding -= 1;
+        let high = task.children[i].high as i32;
+        task.children[i].task = NO_TASK;
+        let alpha_before = task.alpha.max(task.best);
+        if s > task.best {
+            task.best = s;
+            task.best_move = Some(task.moves[i]);
+        }
+        if s >= task.beta {
+            // A cutoff: whatever else still searches is useless.
+            if task.outstanding > 0 {
+                self.stats.cutoffs += 1;
+            }
+            self.cancel_children(t);
+            self.finish(t);
             return;
         }
-        let empties = pos.empty_count();
-        let stage = if empties <= self.frontier {
-            Stage::Leaf
-        } else if own != 0 && empties - 1 <= self.frontier {
-            Stage::Eldest
-        } else {
-            Stage::Serial
-        };
-        let mut moves = ArrayVec::new();
-        if stage != Stage::Leaf {
-            order_moves(&pos, &mut moves);
+        if s >= high {
+            // A lower bound below beta: search the child again.
+            self.stats.researches += 1;
+            let beta = task.beta;
+            if s > alpha_before {
+                self.start_child(t, i, s, beta);
+            } else {
+                self.start_child(t, i, alpha_before, alpha_before + 1);
+            }
         }
-        self.stack.push(Frame {
-            pos,
-            alpha,
-            beta,
-            best: i32::MIN,
-            best_move: None,
-            moves,
-            next: 0,
-            stage,
-            replies: [0; MAX_CHILDREN],
-            leaf_move: -1,
-            scout: alpha,
-            pending: 0,
-        });
-    }
-
-    /// Runs the search until it waits for the device (`None`) or ends
-    /// (the root's score and move).
-    fn run(&mut self, slot: u32, queue: &mut Queue) -> Option<(i32, Option<OthelloMove>)> {
-        loop {
-            // A child's score for the frame below it (a `Serial` frame).
-            if let Some(v) = self.returned.take() {
-                let Some(f) = self.stack.last_mut() else {
-                    // The root itself was a finished game.
-                    return Some((v, None));
-                };
-                let s = -v;
-                if s > f.best {
-                    f.best = s;
-                    f.best_move = Some(f.moves[f.next - 1]);
-                }
-            }
-            let depth = self.stack.len();
-            let f = self.stack.last_mut().expect("a frame while running");
-            if f.pending > 0 {
-                return None;
-            }
-            let finished = match f.stage {
-                Stage::Serial => {
-                    if f.best >= f.beta || f.next == f.moves.len() {
-                        true
-                    } else {
-                        let child = f.pos.play(f.moves[f.next]);
-                        f.next += 1;
-                        let (alpha, beta) = (-f.beta, -f.alpha.max(f.best));
-                        self.enter(child, alpha, beta);
-                        false
-                    }
-                }
-                Stage::Leaf => {
-                    if f.leaf_move == -1 && f.next == 0 {
-                        f.next = 1;
-                        f.pending = 1;
-                        queue.push(slot, 0, f.pos, f.alpha, f.beta);
-                        self.subtrees += 1;
-                        return None;
-                    }
-                    f.best = f.replies[0];
-                    f.best_move = device_move(f.leaf_move);
-                    true
-                }
-                Stage::Eldest => {
-                    if f.next == 0 {
-                        f.next = 1;
-                        f.pending = 1;
-                        let child = f.pos.play(f.moves[0]);
-                        queue.push(slot, 0, child, -f.beta, -f.alpha);
-                        self.subtrees += 1;
-                        return None;
-                    }
-                    f.best = -f.replies[0];
-                    f.best_move = Some(f.moves[0]);
-                    if f.best >= f.beta || f.moves.len() == 1 {
-                        true
-                    } else {
-                        // Step 2 of the young-brother rule: every younger
-                        // brother at once, in a null window on the new
-                        // alpha.
-                        f.scout = f.alpha.max(f.best);
-                        f.stage = Stage::Younger;
-                        for (i, &mv) in f.moves.iter().enumerate().skip(1) {
-                            queue.push(slot, i, f.pos.play(mv), -f.scout - 1, -f.scout);
-                        }
-                        f.next = f.moves.len();
-                        f.pending = f.moves.len() as u32 - 1;
-                        self.subtrees += f.pending as u64;
-                        return None;
-                    }
-                }
-                Stage::Younger => {
-                    let mut again = 0;
-                    for i in 1..f.moves.len() {
-                        let s = -f.replies[i];
-                        if s > f.best {
-                            f.best = s;
-                            f.best_move = Some(f.moves[i]);
-                        }
-                        if s > f.scout {
-                            again += 1;
-                        }
-                    }
-                    if f.best >= f.beta || again == 0 {
-                        true
-                    } else {
-                        // Step 3: the ones that failed high, in (scout,
-                        // beta), where each score is exact or a bound on
-                        // the right side.
-                        f.stage = Stage::Research;
-                        for i in 1..f.moves.len() {
-                            if -f.replies[i] > f.scout {
-                                let child = f.pos.play(f.moves[i]);
-                                queue.push(slot, i, child, -f.beta, -f.scout);
-                            }
-                        }
-                        f.pending = again;
-                        self.subtrees += again as u64;
-                        queue.researches += again as u64;
-                        return None;
-                    }
-                }
-                Stage::Research => {
-                    // The re-searched children's replies replaced their
-                    // null-window bounds: the value is the best of all.
-                    f.best = i32::MIN;
-                    for (i, &mv) in f.moves.iter().enumerate() {
-                        if -f.replies[i] > f.best {
-                            f.best = -f.replies[i];
-                            f.best_move = Some(mv);
-                        }
-                    }
-                    true
-                }
+        // Otherwise exact, or an upper bound at or below the alpha it was
+        // searched with: the child is done.
+        let task = &self.tasks[t as usize];
+        if task.outstanding == 0 && task.next < task.moves.len() {
+            let wait = if task.kind == Kind::Cut {
+                self.cut_wait
+            } else {
+                1
             };
-            if finished {
-                let f = self.stack.pop().expect("the frame that finished");
-                if depth == 1 {
-                    return Some((f.best, f.best_move));
-                }
-                self.returned = Some(f.best);
+            if task.next < wait {
+                // Still in the children searched one after another.
+                let (next, scout) = (task.next, task.alpha.max(task.best));
+                self.tasks[t as usize].next += 1;
+                self.start_child(t, next, scout, scout + 1);
+                return;
+            }
+            self.widen(t, false);
+        }
+        self.finish_if_done(t);
+    }
+
+    /// Ends task `t` if every child has started and none still searches.
+    fn finish_if_done(&mut self, t: u32) {
+        let task = &self.tasks[t as usize];
+        if task.live && task.outstanding == 0 && task.next == task.moves.len() {
+            self.finish(t);
+        }
+    }
+
+    /// Cancels every child of task `t` still searching as a task (its
+    /// device subtrees go stale with `t` itself).
+    fn cancel_children(&mut self, t: u32) {
+        for i in 0..self.tasks[t as usize].moves.len() {
+            let child = self.tasks[t as usize].children[i].task;
+            if child != NO_TASK {
+                self.tasks[t as usize].children[i].task = NO_TASK;
+                self.cancel(child);
             }
         }
     }
 
-    /// The device's score for child `child` of the top frame (for a `Leaf`,
-    /// the frame's own), from the child's side's view.
-    fn answer(&mut self, child: u8, score: i32, best_move: i32, nodes: u64, launch: u64) {
-        self.device_nodes += nodes;
-        if self.last_launch != launch {
-            self.last_launch = launch;
-            self.launches += 1;
+    /// Task `t`'s value to its asker; the task ends.
+    fn finish(&mut self, t: u32) {
+        let task = &self.tasks[t as usize];
+        let event = Event {
+            asker: task.asker,
+            value: task.best,
+            best_move: task.best_move,
+        };
+        if let Asker::Child { task: p, child, .. } = task.asker {
+            // The asker is live: a cancelled asker cancels its children
+            // first.
+            self.tasks[p as usize].children[child as usize].task = NO_TASK;
         }
-        let f = self
-            .stack
-            .last_mut()
-            .expect("a frame waiting for the device");
-        f.replies[child as usize] = score;
-        if f.stage == Stage::Leaf {
-            f.leaf_move = best_move;
-        }
-        f.pending -= 1;
+        self.release(t);
+        self.events.push(event);
     }
 }
 
-/// `pos`'s moves, fastest first: the move leaving the opponent fewest
-/// replies first, corners before all.
+/// `pos`'s moves in the CPU solver's order ([`OthelloExact`]'s keys:
+/// fastest first with parity, and far from the end a shallow search's
+/// score), the best first.
 fn order_moves(pos: &Othello, out: &mut ArrayVec<OthelloMove, MAX_CHILDREN>) {
     let mut moves: MoveList<OthelloMove> = MoveList::new();
     pos.generate_moves(&mut moves);
+    let mut keys = [0i32; MAX_CHILDREN];
+    let keys = &mut keys[..moves.len()];
+    OthelloExact.order_moves(pos, &moves, keys);
     let mut keyed: ArrayVec<(i32, OthelloMove), MAX_CHILDREN> = ArrayVec::new();
-    for mv in moves {
-        let child = pos.play(mv);
-        let mut key = -(mobility(child.player(), child.opponent()).count_ones() as i32);
-        if mv.square().is_some_and(|sq| CORNERS & (1 << sq) != 0) {
-            key += 100;
-        }
-        keyed.push((key, mv));
-    }
-    // Stable: equal keys keep the squares' order, so the search is the
+    keyed.extend(keys.iter().copied().zip(moves.iter().copied()));
+    // Stable: equal keys keep the generator's order, so the search is the
     // same on every run.
     keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
     out.extend(keyed.into_iter().map(|(_, mv)| mv));
 }
-
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The kernel's move code as a move.
 fn device_move(code: i32) -> Option<OthelloMove> {
