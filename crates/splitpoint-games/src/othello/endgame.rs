@@ -45,8 +45,10 @@ const ETC_EMPTIES: u32 = SOLVE_EMPTIES + 2;
 /// growing with the empties. It saves nodes single-threaded, and more at
 /// two threads, where a CUT node that cuts on a late move wastes the moves
 /// shared beside it. The schedules tried are in
-/// `docs/lab/2026-12-02-othello-solver-ordering.md`.
-const SORT_DEPTH_FROM: [u32; 5] = [14, 16, 19, 22, 25];
+/// `docs/lab/2026-12-02-othello-solver-ordering.md` and, on the window
+/// around alpha ([`SORT_ALPHA_MARGIN`]), in
+/// `docs/lab/2026-12-02-othello-solver-nodes.md`.
+const SORT_DEPTH_FROM: [u32; 5] = [14, 17, 20, 23, 26];
 
 /// Midgame-evaluation points (3 discs' worth) that weigh as much in a move's
 /// key as one reply fewer for the opponent.
