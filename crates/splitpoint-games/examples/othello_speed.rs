@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use splitpoint::{Engine, Evaluator, Game, INFINITY, Limits, MoveList, Outcome, Score};
+use splitpoint::{Engine, Evaluator, Game, INFINITY, Limits, MoveList, OrderNode, Outcome, Score};
 use splitpoint_games::othello::{Othello, OthelloExact, OthelloMove, ffo_positions, solve_limits};
 
 /// `OthelloExact` counting the engine's interior nodes by empties (set
@@ -24,6 +24,16 @@ impl Evaluator<Othello> for Counting {
     fn order_moves(&self, pos: &Othello, moves: &[OthelloMove], keys: &mut [i32]) {
         self.1[pos.empty_count() as usize].fetch_add(1, Relaxed);
         self.0.order_moves(pos, moves, keys)
+    }
+    fn order_moves_at(
+        &self,
+        pos: &Othello,
+        moves: &[OthelloMove],
+        keys: &mut [i32],
+        node: OrderNode,
+    ) {
+        self.1[pos.empty_count() as usize].fetch_add(1, Relaxed);
+        self.0.order_moves_at(pos, moves, keys, node)
     }
     fn solve_leaf(
         &self,

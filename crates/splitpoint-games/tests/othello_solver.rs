@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, Outcome, Score};
+use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, OrderNode, Outcome, Score};
 use splitpoint_games::othello::{
     Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, solve_limits,
 };
@@ -132,6 +132,15 @@ impl Evaluator<Othello> for WithoutChildProbes {
     }
     fn order_moves(&self, pos: &Othello, moves: &[OthelloMove], keys: &mut [i32]) {
         OthelloExact.order_moves(pos, moves, keys)
+    }
+    fn order_moves_at(
+        &self,
+        pos: &Othello,
+        moves: &[OthelloMove],
+        keys: &mut [i32],
+        node: OrderNode,
+    ) {
+        OthelloExact.order_moves_at(pos, moves, keys, node)
     }
     fn solve_leaf(
         &self,

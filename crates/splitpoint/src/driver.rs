@@ -71,8 +71,9 @@ pub struct Limits {
     pub mtdf: bool,
     /// With `single_iteration`: iterations `1..=presearch` first, unreported,
     /// to leave best moves in the table for the deep iteration to order its
-    /// first plies by (their scores are the evaluator's guesses and are
-    /// dropped). 0: none. An entry they leave ends a node of the deep
+    /// first plies by; the last one's score (the evaluator's guess) is the
+    /// deep iteration's first guess (MTD(f)'s first probe, the aspiration
+    /// window's centre) and is never reported. 0: none. An entry they leave ends a node of the deep
     /// iteration only if it is as deep as that node needs: never in the
     /// Othello solver, whose deep iteration is 2 × empties + 2 plies against
     /// 8, and where a position's empties fix its ply.
@@ -297,8 +298,10 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
     } else {
         1
     };
+    // The first iteration's guess at its score.
+    let mut guess = result.score;
     if limits.single_iteration && (1..max_depth).contains(&limits.presearch) {
-        presearch(search, job.root, &mut root_moves, limits.presearch);
+        guess = presearch(search, job.root, &mut root_moves, limits.presearch).unwrap_or(guess);
     }
     let mut last_depth = 0;
     for iteration in first_depth..=max_depth {
@@ -308,7 +311,10 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
         }
         last_depth = depth;
         let since = search.worker().trace_clock();
-        let completed = if limits.exact || depth < 4 || is_decisive(result.score) {
+        if result.depth > 0 {
+            guess = result.score;
+        }
+        let completed = if limits.exact || depth < 4 || is_decisive(guess) {
             let w = RootWindow {
                 alpha: -INFINITY,
                 beta: INFINITY,
@@ -316,9 +322,9 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
             };
             search.search_root(job.root, &mut root_moves, w)
         } else if limits.mtdf {
-            mtdf(search, job.root, &mut root_moves, result.score, depth)
+            mtdf(search, job.root, &mut root_moves, guess, depth)
         } else {
-            aspiration(search, job.root, &mut root_moves, result.score, depth)
+            aspiration(search, job.root, &mut root_moves, guess, depth)
         };
         let label = || format!("depth {depth}");
         let stopped = completed.is_none();
@@ -353,15 +359,17 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
 }
 
 /// Shallow full-window iterations `1..=depth` ([`Limits::presearch`]): the
-/// table keeps their best moves and the root their order; their scores are
-/// forgotten, so that a search stopped before its deep iteration completes
-/// reports none of them.
+/// table keeps their best moves and the root their order; the root moves'
+/// scores are forgotten, so that a search stopped before its deep iteration
+/// completes reports none of them. Returns the last completed iteration's
+/// score, the deep iteration's first guess.
 fn presearch<G: Game>(
     search: &mut impl RootSearch<G>,
     root: &G,
     root_moves: &mut RootMoves<G>,
     depth: i32,
-) {
+) -> Option<Score> {
+    let mut last = None;
     for depth in 1..=depth {
         let since = search.worker().trace_clock();
         let w = RootWindow {
@@ -369,7 +377,9 @@ fn presearch<G: Game>(
             beta: INFINITY,
             depth,
         };
-        let stopped = search.search_root(root, root_moves, w).is_none();
+        let score = search.search_root(root, root_moves, w);
+        let stopped = score.is_none();
+        last = score.or(last);
         let label = || format!("presearch depth {depth}");
         search
             .worker()
@@ -381,6 +391,7 @@ fn presearch<G: Game>(
     for r in root_moves.iter_mut() {
         r.score = -INFINITY;
     }
+    last
 }
 
 /// A root search in a window around the last score, widened on failure;

@@ -351,6 +351,19 @@ pub trait Evaluator<G: Game>: Send + Sync {
         keys.fill(0);
     }
 
+    /// [`order_moves`] at a node searched on the window of `node`, with
+    /// its plies left: an evaluator whose hints come from a search of each
+    /// move (the Othello solver's) may fit that search to the window and to
+    /// the depth left. The search calls this one; the default ignores the
+    /// node and calls [`order_moves`].
+    ///
+    /// [`order_moves`]: Evaluator::order_moves
+    #[inline]
+    fn order_moves_at(&self, pos: &G, moves: &[G::Move], keys: &mut [i32], node: OrderNode) {
+        let _ = node;
+        self.order_moves(pos, moves, keys);
+    }
+
     /// Puts the root's moves in the order the first iteration searches them
     /// (the best for the side to move first). Iterative deepening's shallow
     /// iterations order the root for the deep ones, but a search of one deep
@@ -464,6 +477,18 @@ pub trait Evaluator<G: Game>: Send + Sync {
         let _ = (pos, alpha, beta, depth, ply, nodes);
         None
     }
+}
+
+/// The node whose moves [`Evaluator::order_moves_at`] orders: its window
+/// and its plies left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderNode {
+    /// The node's alpha.
+    pub alpha: Score,
+    /// The node's beta.
+    pub beta: Score,
+    /// Its plies left (0 in quiescence).
+    pub depth: i32,
 }
 
 /// The pruning rules near the leaves an [`Evaluator`] may turn on (see

@@ -57,7 +57,8 @@ pub mod cluster {
 pub use driver::{Limits, MAX_DEPTH, SearchResult};
 pub use engine::{Engine, StopHandle};
 pub use game::{
-    Evaluator, Game, MAX_MOVES, MAX_PLY, MoveBuffer, MoveList, Outcome, ParseError, Pruning,
+    Evaluator, Game, MAX_MOVES, MAX_PLY, MoveBuffer, MoveList, OrderNode, Outcome, ParseError,
+    Pruning,
 };
 pub use node::NodeType;
 pub use oracle::{perft, perft_exact_depth};

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
-use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
+use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, OrderNode, PerMove};
 use crate::node::NodeType;
 use crate::score::{INFINITY, Score, WIN_BOUND, is_decisive};
 use crate::sim::Sim;
@@ -622,7 +622,8 @@ impl<G: Game> Worker<G> {
             return ctx.eval.evaluate(pos);
         }
         let mut keys = PerMove::<G, i64>::default();
-        self.order_keys(ctx, pos, &moves, probe.tt_move, ply, &mut keys);
+        let order = OrderNode { alpha, beta, depth };
+        self.order_keys(ctx, pos, &moves, probe.tt_move, ply, order, &mut keys);
 
         // Step 7. Search the moves, best first.
         let node = NodeSearch {
@@ -727,8 +728,10 @@ impl<G: Game> Worker<G> {
 
     /// Writes the moves' ordering keys into `keys` (a buffer of the caller's,
     /// not a 2 KiB return value): largest first the table move, then the
-    /// evaluator's hints, ties broken by killers, then history.
+    /// evaluator's hints (for the node `node`), ties broken by killers,
+    /// then history.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn order_keys<E: Evaluator<G>>(
         &self,
         ctx: &SearchContext<G, E>,
@@ -736,11 +739,12 @@ impl<G: Game> Worker<G> {
         moves: &G::Moves,
         tt_move: u16,
         ply: usize,
+        node: OrderNode,
         keys: &mut PerMove<G, i64>,
     ) {
         let mut hints = PerMove::<G, i32>::default();
         hints.extend(std::iter::repeat_n(0, moves.len()));
-        ctx.eval.order_moves(pos, moves, &mut hints);
+        ctx.eval.order_moves_at(pos, moves, &mut hints, node);
         let killers = &self.killers[ply];
         keys.clear();
         keys.extend(moves.iter().zip(hints.iter()).map(|(&mv, &hint)| {

@@ -12,7 +12,7 @@
 //! [`SOLVE_EMPTIES`]: a correct fail-low bound whenever the depth reaches the
 //! end of the game.
 
-use splitpoint::{Evaluator, Game, Outcome, Score};
+use splitpoint::{Evaluator, Game, INFINITY, OrderNode, Outcome, Score};
 
 use super::board::{Othello, OthelloMove, flips, mobility};
 use super::eval::{CORNERS, POINTS_PER_DISC};
@@ -45,8 +45,10 @@ const ETC_EMPTIES: u32 = SOLVE_EMPTIES + 2;
 /// growing with the empties. It saves nodes single-threaded, and more at
 /// two threads, where a CUT node that cuts on a late move wastes the moves
 /// shared beside it. The schedules tried are in
-/// `docs/lab/2026-12-02-othello-solver-ordering.md`.
-const SORT_DEPTH_FROM: [u32; 5] = [14, 16, 19, 22, 25];
+/// `docs/lab/2026-12-02-othello-solver-ordering.md` and, on the window
+/// around alpha ([`SORT_ALPHA_MARGIN`]), in
+/// `docs/lab/2026-12-02-othello-solver-nodes.md`.
+const SORT_DEPTH_FROM: [u32; 5] = [14, 17, 20, 23, 26];
 
 /// Midgame-evaluation points (3 discs' worth) that weigh as much in a move's
 /// key as one reply fewer for the opponent.
@@ -187,20 +189,28 @@ fn midgame_score(pos: &Othello) -> Score {
 }
 
 /// The score of the move that led to `child` for the side that made it, by
-/// a full-window shallow search `depth` plies below it, in the midgame
-/// evaluation's points.
+/// a fail-soft shallow search `depth` plies below it, in the midgame
+/// evaluation's points: exact above `floor`; at or below it, an upper bound
+/// on the exact score no higher than `floor`.
 #[inline]
-fn shallow_score(child: &Othello, depth: u32, nodes: &mut u64) -> Score {
+fn shallow_score(child: &Othello, depth: u32, floor: Score, nodes: &mut u64) -> Score {
     let infinite = shallow::INFINITE;
     -shallow::search(
         child.player(),
         child.opponent(),
         -infinite,
-        infinite,
+        -floor,
         depth,
         nodes,
     )
 }
+
+/// How many discs below a node's alpha its moves' shallow searches still
+/// score them exactly (Edax's `SORT_ALPHA_DELTA`): a move worse than that
+/// is expected to fail low, and a bound places it well enough among the
+/// late moves, for fewer of the shallow searches' nodes (measured in
+/// `docs/lab/2026-12-02-othello-solver-nodes.md`).
+const SORT_ALPHA_MARGIN: Score = 8;
 
 /// The score of `pos` for its side to move after its best move by the
 /// midgame evaluation, one ply deep (its own score when it has none: the
@@ -233,17 +243,36 @@ impl Evaluator<Othello> for OthelloExact {
         pos.final_score()
     }
 
-    /// The fastest-first key; far from the end ([`SORT_DEPTH_FROM`]) plus
-    /// the move's score by a shallow search, the best for the mover first.
-    /// The shallow searches' nodes are counted in [`ordering_nodes`].
+    /// [`Evaluator::order_moves_at`] on a full window.
     fn order_moves(&self, pos: &Othello, moves: &[OthelloMove], keys: &mut [i32]) {
+        let full = OrderNode {
+            alpha: -INFINITY,
+            beta: INFINITY,
+            depth: 0,
+        };
+        self.order_moves_at(pos, moves, keys, full);
+    }
+
+    /// The fastest-first key; far from the end ([`SORT_DEPTH_FROM`]) plus
+    /// the move's score by a shallow search, the best for the mover first,
+    /// exact down to [`SORT_ALPHA_MARGIN`] below the node's alpha, a bound
+    /// below that. The shallow searches' nodes are counted in
+    /// [`ordering_nodes`].
+    fn order_moves_at(
+        &self,
+        pos: &Othello,
+        moves: &[OthelloMove],
+        keys: &mut [i32],
+        node: OrderNode,
+    ) {
         let parity = parity_of(pos.empties());
         let depth = sort_depth(pos.empty_count());
+        let floor = (node.alpha.clamp(-65, 64) - SORT_ALPHA_MARGIN) * POINTS_PER_DISC;
         let mut nodes = 0;
         for (key, &mv) in keys.iter_mut().zip(moves) {
             *key = OthelloExact::move_key(pos, mv, parity);
             if let Some(depth) = depth {
-                let ours = shallow_score(&pos.play(mv), depth, &mut nodes);
+                let ours = shallow_score(&pos.play(mv), depth, floor, &mut nodes);
                 *key += ours * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY;
             }
         }
@@ -357,6 +386,62 @@ mod tests {
     }
 
     #[test]
+    fn moves_far_below_alpha_get_a_bound_no_better_than_the_margin() {
+        // FFO #41 (22 empties): the shallow searches go 2 plies below each move.
+        let pos = ffo_positions()[1].position;
+        let mut moves = <Othello as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        let parity = parity_of(pos.empties());
+        let shares = |node: OrderNode| {
+            let mut keys = vec![0; moves.len()];
+            OthelloExact.order_moves_at(&pos, &moves, &mut keys, node);
+            let plain = moves
+                .iter()
+                .map(|&mv| OthelloExact::move_key(&pos, mv, parity));
+            keys.iter()
+                .zip(plain)
+                .map(|(k, p)| k - p)
+                .collect::<Vec<i32>>()
+        };
+        let full = shares(OrderNode {
+            alpha: -INFINITY,
+            beta: INFINITY,
+            depth: 0,
+        });
+        let mut full_keys = vec![0; moves.len()];
+        OthelloExact.order_moves(&pos, &moves, &mut full_keys);
+        let plain: Vec<i32> = (moves.iter())
+            .map(|&mv| OthelloExact::move_key(&pos, mv, parity))
+            .collect();
+        let plain_shares: Vec<i32> = full_keys.iter().zip(&plain).map(|(k, p)| k - p).collect();
+        assert_eq!(plain_shares, full, "order_moves is the full window");
+        let (lowest, highest) = (*full.iter().min().unwrap(), *full.iter().max().unwrap());
+        assert!(lowest < highest, "the moves differ: {full:?}");
+        let mut bounded = 0;
+        for alpha in -20..=20 {
+            let floor = (alpha - SORT_ALPHA_MARGIN) * POINTS_PER_DISC;
+            let at_floor = floor * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY;
+            let narrow = shares(OrderNode {
+                alpha,
+                beta: alpha + 1,
+                depth: 30,
+            });
+            for (&exact, &share) in full.iter().zip(&narrow) {
+                if exact > at_floor {
+                    assert_eq!(share, exact, "alpha {alpha}: exact above the floor");
+                } else {
+                    assert!(
+                        exact <= share && share <= at_floor,
+                        "alpha {alpha}: {exact} <= {share} <= {at_floor}"
+                    );
+                    bounded += usize::from(share != exact);
+                }
+            }
+        }
+        assert!(bounded > 0, "some move is only bounded");
+    }
+
+    #[test]
     fn far_from_the_end_moves_are_ordered_by_a_shallow_search_too() {
         // FFO #40 (20 empties), played on to 13 empties, one threshold
         // after another.
@@ -368,7 +453,7 @@ mod tests {
             let depth = sort_depth(empties);
             depths_seen.push(depth);
             let theirs = |child: &Othello| match depth {
-                Some(d) => -shallow_score(child, d, &mut 0),
+                Some(d) => -shallow_score(child, d, -shallow::INFINITE, &mut 0),
                 None => 0,
             };
             let shares = evaluation_shares(&pos, theirs);
@@ -392,9 +477,15 @@ mod tests {
             pos.generate_moves(&mut moves);
             for &mv in moves.iter() {
                 let child = pos.play(mv);
-                assert_eq!(shallow_score(&child, 0, &mut 0), -midgame_score(&child));
+                assert_eq!(
+                    shallow_score(&child, 0, -shallow::INFINITE, &mut 0),
+                    -midgame_score(&child)
+                );
                 if child.legal_squares() != 0 {
-                    assert_eq!(shallow_score(&child, 1, &mut 0), -best_reply(&child));
+                    assert_eq!(
+                        shallow_score(&child, 1, -shallow::INFINITE, &mut 0),
+                        -best_reply(&child)
+                    );
                 }
             }
             pos = pos.play(moves[0]);

@@ -1,7 +1,7 @@
 //! Quiescence search: past the horizon, only noisy moves, until the
 //! position is quiet.
 
-use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, PerMove};
+use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, OrderNode, PerMove};
 use crate::score::{INFINITY, Score};
 use crate::tt::NO_MOVE;
 
@@ -70,7 +70,12 @@ impl<G: Game> Worker<G> {
         ply: usize,
     ) -> Score {
         let mut keys = PerMove::<G, i64>::default();
-        self.order_keys(ctx, pos, &moves, NO_MOVE, ply, &mut keys);
+        let order = OrderNode {
+            alpha,
+            beta,
+            depth: 0,
+        };
+        self.order_keys(ctx, pos, &moves, NO_MOVE, ply, order, &mut keys);
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
             let score = -self.quiescence(ctx, &pos.play(moves[i]), -beta, -alpha, ply + 1);

@@ -1,19 +1,15 @@
 //! The dedicated solver for the last empties: fail-soft alpha-beta on two
-//! bitboards, without a transposition table. Fastest-first ordering while
-//! many squares are empty ([`FASTEST_FIRST_EMPTIES`]), quadrant-parity
-//! ordering below that, hand-unrolled searches for the last four empties
-//! where the very last move only counts its flips, and stability cut-offs
-//! (the other side's stable discs cap the score).
+//! bitboards, without a transposition table. Fastest-first ordering from
+//! five empties up (parity ordering at five and six, cheaper a node, cost
+//! more nodes than it saved: `docs/lab/2026-12-02-othello-solver-nodes.md`),
+//! quadrant-parity ordering and hand-unrolled searches for the last four
+//! empties where the very last move only counts its flips, and stability
+//! cut-offs (the other side's stable discs cap the score).
 
 use crate::othello::board::{final_score, flips, last_flip_count, mobility};
-use crate::othello::eval::CORNERS;
 use crate::othello::stability::stable_discs;
 
 use super::{SOLVE_EMPTIES, fastest_first_key};
-
-/// From this many empties down to 5 the solver orders moves by parity only;
-/// above it, fastest-first (fewest replies first).
-const FASTEST_FIRST_EMPTIES: u32 = 7;
 
 /// No score is below this (every final score lies in -64..=64).
 pub(super) const NO_SCORE: i32 = -100;
@@ -56,17 +52,6 @@ static PARITY_MASK: [u64; 16] = {
     }
     m
 };
-
-/// Square classes in the order the parity-ordered search tries them: corners,
-/// then ordinary squares, then C-squares, then X-squares.
-const PRIORITY: [u64; 4] = [
-    CORNERS,
-    !(CORNERS | C_SQUARES | X_SQUARES),
-    C_SQUARES,
-    X_SQUARES,
-];
-const X_SQUARES: u64 = 0x0042_0000_0000_4200;
-const C_SQUARES: u64 = 0x4281_0000_0000_8142;
 
 /// The eight squares around each square: a move there needs an opponent disc
 /// among them, a cheap test before computing flips.
@@ -147,7 +132,6 @@ pub(super) fn solve_any(p: u64, o: u64, alpha: i32, beta: i32, parity: u8, nodes
             solve_2(p, o, alpha, beta, x1, x2, false, nodes)
         }
         3 | 4 => solve_small(p, o, alpha, beta, parity, nodes),
-        n if n < FASTEST_FIRST_EMPTIES => solve_parity(p, o, alpha, beta, parity, false, nodes),
         _ => solve_fastest_first(p, o, alpha, beta, parity, false, nodes),
     }
 }
@@ -320,60 +304,7 @@ fn solve_4(
     -solve_4(o, p, -beta, -alpha, x, true, nodes)
 }
 
-/// Five or more empties (below [`FASTEST_FIRST_EMPTIES`]): odd quadrants first,
-/// each by square class.
-fn solve_parity(
-    p: u64,
-    o: u64,
-    mut alpha: i32,
-    beta: i32,
-    parity: u8,
-    passed: bool,
-    nodes: &mut u64,
-) -> i32 {
-    *nodes += 1;
-    if let Some(bound) = stability_cutoff(p, o, alpha, (!(p | o)).count_ones()) {
-        return bound;
-    }
-    let moves = mobility(p, o);
-    if moves == 0 {
-        if passed {
-            *nodes -= 1;
-            return -final_score(o, p);
-        }
-        return -solve_parity(o, p, -beta, -alpha, parity, true, nodes);
-    }
-    let odd = PARITY_MASK[parity as usize];
-    let mut best = NO_SCORE;
-    for side in [odd, !odd] {
-        for class in PRIORITY {
-            let mut set = moves & side & class;
-            while set != 0 {
-                let sq = set.trailing_zeros() as usize;
-                set &= set - 1;
-                let f = flips(sq, p, o);
-                let v = -solve_any(
-                    o ^ f,
-                    p | f | (1 << sq),
-                    -beta,
-                    -alpha,
-                    parity ^ (1 << QUADRANT_OF[sq]),
-                    nodes,
-                );
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
-                    }
-                    alpha = alpha.max(v);
-                }
-            }
-        }
-    }
-    best
-}
-
-/// Many empties: every move is made, keyed by [`fastest_first_key`] and tried
+/// Five empties or more: every move is made, keyed by [`fastest_first_key`] and tried
 /// best key first (picked lazily, since a cut-off often comes at once).
 fn solve_fastest_first(
     p: u64,

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::sync::atomic::Ordering::*;
 
 use super::*;
+use crate::game::OrderNode;
 use crate::search::hook::{Interrupt, OnInterrupt};
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
@@ -149,7 +150,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             debug_assert!(false, "position with no outcome and no moves");
             return Flow::Return(ctx.eval.evaluate(&f.pos));
         }
-        worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, &mut f.keys);
+        let order = OrderNode {
+            alpha: f.alpha,
+            beta: f.beta,
+            depth: f.depth,
+        };
+        worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, order, &mut f.keys);
 
         // Step 7. The move loop starts.
         f.orig_alpha = f.alpha;
