@@ -6,6 +6,8 @@ use splitpoint::sim::Simulation;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, Limits, SearchResult};
 #[cfg(feature = "chess")]
 use splitpoint_games::chess::{Chess, ChessEval};
+#[cfg(feature = "draughts")]
+use splitpoint_games::draughts::{self, DraughtsEval};
 use splitpoint_games::othello::{Othello, OthelloEval};
 use splitpoint_games::synthetic::{Synthetic, SyntheticEval};
 
@@ -84,6 +86,26 @@ fn every_algorithm_is_exact_in_simulation_on_chess() {
         &ChessEval::default(),
         &pos,
         &Limits::to_depth(5).exact(),
+        &[2, 8],
+    );
+}
+
+#[cfg(feature = "draughts")]
+#[test]
+fn every_algorithm_is_exact_in_simulation_on_draughts() {
+    let (_, pos) = draughts::middlegames()[0].clone();
+    check_all(&DraughtsEval, &pos, &Limits::to_depth(6).exact(), &[2, 8]);
+}
+
+#[cfg(feature = "xiangqi")]
+#[test]
+fn every_algorithm_is_exact_in_simulation_on_xiangqi() {
+    use splitpoint_games::xiangqi::{self, XiangqiEval};
+    let (_, pos) = xiangqi::middlegames()[0].clone();
+    check_all(
+        &XiangqiEval::default(),
+        &pos,
+        &Limits::to_depth(4).exact(),
         &[2, 8],
     );
 }
