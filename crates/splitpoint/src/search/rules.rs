@@ -42,6 +42,8 @@ pub(crate) struct Probe {
     pub key: u64,
     /// The stored move to try first, or [`NO_MOVE`].
     pub tt_move: u16,
+    /// The stored upper bound (of any depth), if any.
+    pub upper: Option<Score>,
 }
 
 impl<G: Game> Worker<G> {
@@ -75,9 +77,13 @@ impl<G: Game> Worker<G> {
         let pv_node = beta - alpha > 1;
         self.stats.tt_probes += 1;
         let mut tt_move = NO_MOVE;
+        let mut upper = None;
         if let Some(entry) = ctx.tt.probe(key) {
             self.stats.tt_hits += 1;
             tt_move = entry.move_key;
+            if entry.bound != Bound::Lower {
+                upper = Some(from_table(entry.score, ply));
+            }
             if !ctx.exact && !pv_node && entry.depth >= depth {
                 let score = from_table(entry.score, ply);
                 let settles = match entry.bound {
@@ -99,7 +105,11 @@ impl<G: Game> Worker<G> {
             self.stats.tt_cutoffs += 1;
             return Err(score);
         }
-        Ok(Probe { key, tt_move })
+        Ok(Probe {
+            key,
+            tt_move,
+            upper,
+        })
     }
 
     /// The enhanced transposition cut-off: a score of at least `beta` when

@@ -154,6 +154,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             alpha: f.alpha,
             beta: f.beta,
             depth: f.depth,
+            // The frame keeps the table's move only.
+            table_upper: None,
         };
         worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, order, &mut f.keys);
 
