@@ -593,7 +593,8 @@ impl<G: Game> Worker<G> {
         // Steps 2 and 3. Finished games, the evaluator's exact leaf solver,
         // the table (a move to try first; outside exact mode and PV nodes, a
         // cutoff when the stored bound settles the node).
-        let probe = match self.visit(ctx, pos, alpha, beta, depth, ply) {
+        let mut moves = G::Moves::default();
+        let probe = match self.visit(ctx, pos, alpha, beta, depth, ply, &mut moves) {
             Ok(probe) => probe,
             Err(score) => return score,
         };
@@ -617,9 +618,10 @@ impl<G: Game> Worker<G> {
             return 0;
         }
 
-        // Step 6. Generate and order the moves.
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
+        // Step 6. Generate (unless the child probes did) and order the moves.
+        if moves.is_empty() {
+            pos.generate_moves(&mut moves);
+        }
         if moves.is_empty() {
             // The game said it goes on but offers no move: treat as a leaf.
             debug_assert!(false, "position with no outcome and no moves");
