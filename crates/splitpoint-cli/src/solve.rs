@@ -10,8 +10,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use splitpoint::{Engine, Game, SearchResult};
 use splitpoint_games::othello::{
-    FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, oracle_limits, ordering_nodes,
-    solve_limits,
+    FfoPosition, Othello, OthelloExact, OthelloMove, ffo_positions, last_move_nodes, oracle_limits,
+    ordering_nodes, solve_limits,
 };
 
 use crate::error::{Error, Result};
@@ -102,8 +102,10 @@ pub struct SolveArgs {
 
     /// Print one JSON object a line, per position: position, score, best_move,
     /// nodes, ordering_nodes (the move ordering's shallow searches, apart
-    /// from nodes), seconds, nps, pv (and ffo, expected_score, expected_moves, correct
-    /// for FFO positions)
+    /// from nodes), last_move_nodes (the positions after the last move,
+    /// among nodes), edax_nodes (nodes and ordering_nodes less those, as
+    /// Edax counts), seconds, nps, pv (and ffo, expected_score,
+    /// expected_moves, correct for FFO positions)
     #[arg(long)]
     pub json: bool,
 
@@ -170,6 +172,14 @@ pub(crate) struct SolveJson {
     /// The positions the move ordering's shallow searches visited, apart
     /// from `nodes` (the search's own).
     pub(crate) ordering_nodes: u64,
+    /// The positions after the last move of the game among `nodes`, which
+    /// Edax's solver does not count (absent where not counted: the GPU's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) last_move_nodes: Option<u64>,
+    /// `nodes` and `ordering_nodes` less `last_move_nodes`: the count on
+    /// Edax's convention, comparable with its published figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) edax_nodes: Option<u64>,
     pub(crate) seconds: f64,
     pub(crate) nps: f64,
     pub(crate) pv: Vec<String>,
@@ -223,9 +233,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         progress.set_message(format!("{name} ({} of {})", i + 1, jobs.len()));
         progress.reset_elapsed();
         engine.clear();
-        let ordering_before = ordering_nodes();
+        let (ordering_before, last_before) = (ordering_nodes(), last_move_nodes());
         let result = solve(&mut engine, &job.position, args.oracle);
         let ordering = ordering_nodes() - ordering_before;
+        let last_moves = last_move_nodes() - last_before;
         if let Some(trace) = engine.take_trace() {
             let name = job
                 .known
@@ -242,7 +253,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         all_correct &= correct;
         progress.suspend(|| {
             if args.json {
-                report::json_line(&mut out, &to_json(job, &result, ordering, correct))
+                report::json_line(
+                    &mut out,
+                    &to_json(job, &result, ordering, last_moves, correct),
+                )
             } else {
                 write_row(&mut out, job, &result, correct)?;
                 match ParallelArgs::simulation_line(&engine) {
@@ -450,6 +464,7 @@ fn to_json(
     job: &Job,
     r: &SearchResult<OthelloMove>,
     ordering_nodes: u64,
+    last_move_nodes: u64,
     correct: bool,
 ) -> SolveJson {
     SolveJson {
@@ -459,6 +474,8 @@ fn to_json(
         best_move: r.best_move.map(|m| m.to_string()),
         nodes: r.stats.nodes,
         ordering_nodes,
+        last_move_nodes: Some(last_move_nodes),
+        edax_nodes: Some(r.stats.nodes + ordering_nodes - last_move_nodes),
         seconds: r.elapsed.as_secs_f64(),
         nps: r.nps(),
         pv: line_text(&job.position, &r.pv),

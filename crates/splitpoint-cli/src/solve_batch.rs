@@ -83,6 +83,8 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
                     best_move: best_move.clone(),
                     nodes: s.nodes,
                     ordering_nodes: s.ordering_nodes,
+                    last_move_nodes: None,
+                    edax_nodes: None,
                     seconds,
                     nps: s.nodes as f64 / seconds.max(1e-9),
                     pv: best_move.into_iter().collect(),

@@ -35,6 +35,12 @@ impl Evaluator<Othello> for Counting {
         self.1[pos.empty_count() as usize].fetch_add(1, Relaxed);
         self.0.order_moves_at(pos, moves, keys, node)
     }
+    fn defers_ordering(&self) -> bool {
+        self.0.defers_ordering()
+    }
+    fn stores_fail_low_move(&self) -> bool {
+        self.0.stores_fail_low_move()
+    }
     fn solve_leaf(
         &self,
         pos: &Othello,

@@ -142,6 +142,12 @@ impl Evaluator<Othello> for WithoutChildProbes {
     ) {
         OthelloExact.order_moves_at(pos, moves, keys, node)
     }
+    fn defers_ordering(&self) -> bool {
+        OthelloExact.defers_ordering()
+    }
+    fn stores_fail_low_move(&self) -> bool {
+        OthelloExact.stores_fail_low_move()
+    }
     fn solve_leaf(
         &self,
         pos: &Othello,

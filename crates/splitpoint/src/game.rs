@@ -442,6 +442,31 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// Whether the search may try the table's move at a node before it asks
+    /// for the other moves' hints ([`order_moves_at`]): at a node that the
+    /// table's move cuts, the hints are then never computed. It pays where
+    /// hints are dear (the Othello solver's shallow searches). The other
+    /// moves are then ordered as they would have been, but for the history
+    /// the table move's subtree taught meanwhile, so node counts may shift;
+    /// the default, no, keeps every hint computed at once.
+    ///
+    /// [`order_moves_at`]: Evaluator::order_moves_at
+    #[inline]
+    fn defers_ordering(&self) -> bool {
+        false
+    }
+
+    /// Whether a node that fails low (no move reached alpha) stores in the
+    /// table the move whose fail-soft score came nearest, for the node's
+    /// next search to try first. It pays where the same nodes are searched
+    /// again on nearby windows (MTD(f)'s probes in the Othello solver); the
+    /// default, no, stores no move for such a node (an entry of the same
+    /// position keeps its old move).
+    #[inline]
+    fn stores_fail_low_move(&self) -> bool {
+        false
+    }
+
     /// Whether a node (`depth` plies left) may be worth sharing between
     /// threads, besides the parallel search's own depth threshold: DTS
     /// gives a node a frame of its explicit stack (which it needs to split
@@ -489,6 +514,10 @@ pub struct OrderNode {
     pub beta: Score,
     /// Its plies left (0 in quiescence).
     pub depth: i32,
+    /// The table's upper bound on the node's score, if its entry holds one
+    /// (of any depth): where it is at most alpha, the node is expected to
+    /// fail low, and an evaluator may order its moves more cheaply.
+    pub table_upper: Option<Score>,
 }
 
 /// The pruning rules near the leaves an [`Evaluator`] may turn on (see

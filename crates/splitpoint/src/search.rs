@@ -35,7 +35,7 @@ use crate::score::{INFINITY, Score, WIN_BOUND, is_decisive};
 use crate::sim::Sim;
 use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
-use crate::tt::TranspositionTable;
+use crate::tt::{NO_MOVE, TranspositionTable};
 use history::{History, SharedHistory};
 use hook::{Interrupt, NodeHook, SplitNode};
 pub(crate) use rules::NodeAlpha;
@@ -211,6 +211,9 @@ struct NodeSearch {
     entry_type: NodeType,
     /// Which quiet moves may be skipped, at a node near the leaves.
     leaf: Option<LeafPruning>,
+    /// The node the moves after the first are still to be keyed for
+    /// (the first is the table's, [`Evaluator::defers_ordering`]).
+    deferred: Option<OrderNode>,
 }
 
 /// One thread's search state: owned, never shared, but for the history of
@@ -416,6 +419,7 @@ impl<G: Game> Worker<G> {
             node_type: NodeType::Pv,
             entry_type: NodeType::Pv,
             leaf: None,
+            deferred: None,
         };
         let (best, best_move) = self.search_moves(ctx, root, &mut moves, &mut keys, node);
         let moved = best_move.is_some_and(|mv| move_to_front(root_moves, mv, best));
@@ -589,7 +593,8 @@ impl<G: Game> Worker<G> {
         // Steps 2 and 3. Finished games, the evaluator's exact leaf solver,
         // the table (a move to try first; outside exact mode and PV nodes, a
         // cutoff when the stored bound settles the node).
-        let probe = match self.visit(ctx, pos, alpha, beta, depth, ply) {
+        let mut moves = G::Moves::default();
+        let probe = match self.visit(ctx, pos, alpha, beta, depth, ply, &mut moves) {
             Ok(probe) => probe,
             Err(score) => return score,
         };
@@ -613,17 +618,45 @@ impl<G: Game> Worker<G> {
             return 0;
         }
 
-        // Step 6. Generate and order the moves.
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
+        // Step 6. Generate (unless the child probes did) and order the moves.
+        if moves.is_empty() {
+            pos.generate_moves(&mut moves);
+        }
         if moves.is_empty() {
             // The game said it goes on but offers no move: treat as a leaf.
             debug_assert!(false, "position with no outcome and no moves");
             return ctx.eval.evaluate(pos);
         }
         let mut keys = PerMove::<G, i64>::default();
-        let order = OrderNode { alpha, beta, depth };
-        self.order_keys(ctx, pos, &moves, probe.tt_move, ply, order, &mut keys);
+        let order = OrderNode {
+            alpha,
+            beta,
+            depth,
+            table_upper: probe.upper,
+        };
+        // The table's move first, the others' keys once it has not cut
+        // (where the evaluator asks for it): where it cuts, they are never
+        // needed.
+        let table_move = (probe.tt_move != NO_MOVE && ctx.eval.defers_ordering())
+            .then(|| {
+                moves
+                    .iter()
+                    .position(|&mv| G::move_key(mv) == probe.tt_move)
+            })
+            .flatten();
+        let deferred = match table_move {
+            Some(j) => {
+                // Where `pick_best` would have put it: the same order after.
+                moves.swap(0, j);
+                keys.extend(std::iter::repeat_n(0, moves.len()));
+                keys[0] = i64::MAX;
+                Some(order)
+            }
+            None => {
+                self.order_keys(ctx, pos, &moves, probe.tt_move, ply, order, &mut keys);
+                None
+            }
+        };
 
         // Step 7. Search the moves, best first.
         let node = NodeSearch {
@@ -634,6 +667,7 @@ impl<G: Game> Worker<G> {
             node_type,
             entry_type: node_type,
             leaf,
+            deferred,
         };
         let (best, best_move) = self.search_moves(ctx, pos, &mut moves, &mut keys, node);
         if self.stopped {
@@ -667,6 +701,7 @@ impl<G: Game> Worker<G> {
             mut node_type,
             entry_type,
             leaf,
+            deferred,
         } = node;
         let mut node = MoveLoop {
             alpha,
@@ -674,6 +709,10 @@ impl<G: Game> Worker<G> {
             best: -INFINITY,
             best_move: None,
         };
+        // The move nearest alpha, where the evaluator asks for it at a node
+        // that fails low (not the root's: its order is the driver's).
+        let keep_low = ply > 0 && ctx.eval.stores_fail_low_move();
+        let mut top = None;
         for i in 0..moves.len() {
             pick_best(moves, keys, i);
             let mv = moves[i];
@@ -684,11 +723,19 @@ impl<G: Game> Worker<G> {
             let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);
             let alpha = node.alpha;
             let score = self.search_child(ctx, &child, i, r, || alpha, beta, depth, ply, node_type);
+            if keep_low && score > node.best {
+                top = Some(mv);
+            }
             if self.stopped || self.fold(&mut node, mv, i, score, depth, ply) {
                 return (node.best, node.best_move);
             }
             if i == 0 {
                 node_type = node_type.after_first_move();
+                if let Some(order) = deferred
+                    && moves.len() > 1
+                {
+                    self.order_rest(ctx, pos, moves, ply, order, keys);
+                }
             }
             // Young brothers may now be searched in parallel.
             if let Some(hook) = ctx.hook
@@ -723,7 +770,7 @@ impl<G: Game> Worker<G> {
                 }
             }
         }
-        (node.best, node.best_move)
+        (node.best, node.best_move.or(top))
     }
 
     /// Writes the moves' ordering keys into `keys` (a buffer of the caller's,
@@ -761,6 +808,24 @@ impl<G: Game> Worker<G> {
             };
             ((hint as i64) << 24) + (killer << 21) + self.history.score(key) as i64
         }));
+    }
+
+    /// The keys of `moves[1..]`, the first (the table's) searched already:
+    /// what [`Self::order_keys`] would have given them.
+    #[inline(never)]
+    fn order_rest<E: Evaluator<G>>(
+        &self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        moves: &G::Moves,
+        ply: usize,
+        node: OrderNode,
+        keys: &mut PerMove<G, i64>,
+    ) {
+        let rest: G::Moves = moves[1..].iter().copied().collect();
+        let mut rest_keys = PerMove::<G, i64>::default();
+        self.order_keys(ctx, pos, &rest, NO_MOVE, ply, node, &mut rest_keys);
+        keys[1..].copy_from_slice(&rest_keys);
     }
 
     /// A move reached beta: count it, and teach killers and history.

@@ -12,6 +12,8 @@
 //! [`SOLVE_EMPTIES`]: a correct fail-low bound whenever the depth reaches the
 //! end of the game.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
 use splitpoint::{Evaluator, Game, INFINITY, OrderNode, Outcome, Score};
 
 use super::board::{Othello, OthelloMove, flips, mobility};
@@ -22,7 +24,20 @@ mod shallow;
 mod solver;
 
 pub use shallow::ordering_nodes;
-use solver::{NO_SCORE, QUADRANT_OF, parity_of, solve_any, stability_cutoff};
+use solver::{NO_SCORE, QUADRANT_OF, parity_of, solve_any, split_count, stability_cutoff};
+
+/// The positions after the last move that [`OthelloExact::solve`] has
+/// counted (see [`last_move_nodes`]), summed over every thread.
+static LAST_MOVE_NODES: AtomicU64 = AtomicU64::new(0);
+
+/// The positions after the last move of a game among the nodes that
+/// [`OthelloExact::solve`] (and so the generic search's leaf solver) has
+/// counted since the program started, over every thread; a solve's share
+/// is the difference across it. Edax's `board_solve_2` counts no node for
+/// them: a count less these is comparable with its published ones.
+pub fn last_move_nodes() -> u64 {
+    LAST_MOVE_NODES.load(Relaxed)
+}
 
 /// The most empties [`OthelloExact::solve_leaf`] solves on its own; above it
 /// the generic search (with its transposition table) carries on. Larger
@@ -158,17 +173,26 @@ impl OthelloExact {
             return -64;
         }
         let (p, o) = (pos.player(), pos.opponent());
-        solve_any(
+        let mut count = 0;
+        let score = solve_any(
             p,
             o,
             alpha.max(NO_SCORE),
             beta.min(-NO_SCORE),
             parity_of(!(p | o)),
-            nodes,
-        )
+            &mut count,
+        );
+        let (all, after_last) = split_count(count);
+        *nodes += all;
+        if after_last > 0 {
+            LAST_MOVE_NODES.fetch_add(after_last, Relaxed);
+        }
+        score
     }
 
-    /// The move-ordering key the solver and the generic search share.
+    /// The fastest-first key of `mv` (what [`Evaluator::order_moves_at`]
+    /// gives a move before its shallow search).
+    #[cfg(test)]
     fn move_key(pos: &Othello, mv: OthelloMove, parity: u8) -> i32 {
         let Some(sq) = mv.square() else { return 0 };
         let sq = sq as usize;
@@ -192,7 +216,7 @@ fn midgame_score(pos: &Othello) -> Score {
 /// a fail-soft shallow search `depth` plies below it, in the midgame
 /// evaluation's points: exact above `floor`; at or below it, an upper bound
 /// on the exact score no higher than `floor`.
-#[inline]
+#[cfg(test)]
 fn shallow_score(child: &Othello, depth: u32, floor: Score, nodes: &mut u64) -> Score {
     let infinite = shallow::INFINITE;
     -shallow::search(
@@ -204,6 +228,13 @@ fn shallow_score(child: &Othello, depth: u32, floor: Score, nodes: &mut u64) -> 
         nodes,
     )
 }
+
+/// How many plies shallower the shallow searches go at a node whose table
+/// entry's upper bound is at most its alpha (the node is expected to fail
+/// low, and its moves' order matters less): Edax lowers its sort depth so,
+/// by 2; 1 cost the fewest nodes on FFO #40–#44
+/// (`docs/lab/2026-12-02-othello-solver-time.md`).
+const SORT_DEPTH_CUT_EXPECTED_LOW: u32 = 1;
 
 /// How many discs below a node's alpha its moves' shallow searches still
 /// score them exactly (Edax's `SORT_ALPHA_DELTA`): a move worse than that
@@ -249,6 +280,7 @@ impl Evaluator<Othello> for OthelloExact {
             alpha: -INFINITY,
             beta: INFINITY,
             depth: 0,
+            table_upper: None,
         };
         self.order_moves_at(pos, moves, keys, full);
     }
@@ -256,8 +288,9 @@ impl Evaluator<Othello> for OthelloExact {
     /// The fastest-first key; far from the end ([`SORT_DEPTH_FROM`]) plus
     /// the move's score by a shallow search, the best for the mover first,
     /// exact down to [`SORT_ALPHA_MARGIN`] below the node's alpha, a bound
-    /// below that. The shallow searches' nodes are counted in
-    /// [`ordering_nodes`].
+    /// below that, and [`SORT_DEPTH_CUT_EXPECTED_LOW`] plies shallower where
+    /// the table's upper bound is at most alpha. The shallow searches' nodes
+    /// are counted in [`ordering_nodes`].
     fn order_moves_at(
         &self,
         pos: &Othello,
@@ -266,14 +299,26 @@ impl Evaluator<Othello> for OthelloExact {
         node: OrderNode,
     ) {
         let parity = parity_of(pos.empties());
-        let depth = sort_depth(pos.empty_count());
+        let mut depth = sort_depth(pos.empty_count());
+        if node.table_upper.is_some_and(|upper| upper <= node.alpha) {
+            depth = depth.and_then(|d| d.checked_sub(SORT_DEPTH_CUT_EXPECTED_LOW));
+        }
         let floor = (node.alpha.clamp(-65, 64) - SORT_ALPHA_MARGIN) * POINTS_PER_DISC;
         let mut nodes = 0;
+        let (p, o) = (pos.player(), pos.opponent());
         for (key, &mv) in keys.iter_mut().zip(moves) {
-            *key = OthelloExact::move_key(pos, mv, parity);
+            let Some(sq) = mv.square() else {
+                *key = 0;
+                continue;
+            };
+            let sq = sq as usize;
+            // The child's sides: the opponent to move.
+            let flipped = flips(sq, p, o);
+            let (np, no) = (o ^ flipped, p | flipped | (1 << sq));
+            *key = fastest_first_key(sq, np, no, parity);
             if let Some(depth) = depth {
-                let ours = shallow_score(&pos.play(mv), depth, floor, &mut nodes);
-                *key += ours * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY;
+                let theirs = shallow::search(np, no, -shallow::INFINITE, -floor, depth, &mut nodes);
+                *key -= theirs * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY;
             }
         }
         if nodes > 0 {
@@ -294,6 +339,22 @@ impl Evaluator<Othello> for OthelloExact {
     #[inline]
     fn transposition_cutoffs_pay(&self, pos: &Othello, _depth: i32) -> bool {
         pos.empty_count() >= ETC_EMPTIES
+    }
+
+    /// The table's move first, the shallow searches only if it does not
+    /// cut: fewer of their nodes, and less time per node, for the same
+    /// tree (`docs/lab/2026-12-02-othello-solver-time.md`).
+    #[inline]
+    fn defers_ordering(&self) -> bool {
+        true
+    }
+
+    /// MTD(f)'s probes search the same nodes again on nearby windows: a
+    /// node that failed low is next tried from its move that came nearest
+    /// (`docs/lab/2026-12-02-othello-solver-time.md`).
+    #[inline]
+    fn stores_fail_low_move(&self) -> bool {
+        true
     }
 
     /// A parallel search gives no DTS frame below [`SPLIT_EMPTIES`]: such a
@@ -407,6 +468,7 @@ mod tests {
             alpha: -INFINITY,
             beta: INFINITY,
             depth: 0,
+            table_upper: None,
         });
         let mut full_keys = vec![0; moves.len()];
         OthelloExact.order_moves(&pos, &moves, &mut full_keys);
@@ -425,6 +487,7 @@ mod tests {
                 alpha,
                 beta: alpha + 1,
                 depth: 30,
+                table_upper: None,
             });
             for (&exact, &share) in full.iter().zip(&narrow) {
                 if exact > at_floor {

@@ -36,7 +36,7 @@ mod stability;
 pub mod train;
 
 pub use board::{Othello, OthelloMove, flips, last_flip_count, mobility};
-pub use endgame::{OthelloExact, SOLVE_EMPTIES, ordering_nodes};
+pub use endgame::{OthelloExact, SOLVE_EMPTIES, last_move_nodes, ordering_nodes};
 pub use eval::OthelloEval;
 pub use ffo::{FfoPosition, ffo_positions};
 pub use patterns::{

@@ -74,6 +74,7 @@ impl<G: Game> Worker<G> {
             alpha,
             beta,
             depth: 0,
+            table_upper: None,
         };
         self.order_keys(ctx, pos, &moves, NO_MOVE, ply, order, &mut keys);
         for i in 0..moves.len() {

@@ -42,6 +42,8 @@ pub(crate) struct Probe {
     pub key: u64,
     /// The stored move to try first, or [`NO_MOVE`].
     pub tt_move: u16,
+    /// The stored upper bound (of any depth), if any.
+    pub upper: Option<Score>,
 }
 
 impl<G: Game> Worker<G> {
@@ -49,8 +51,11 @@ impl<G: Game> Worker<G> {
     /// settled at once — a finished game, the evaluator's exact leaf solver,
     /// or (outside exact mode, at non-PV nodes) a table entry whose bound
     /// decides it, or a child's entry where the evaluator says such probes
-    /// pay — else `Ok` with the table's move to try first.
+    /// pay — else `Ok` with the table's move to try first. `moves` (empty
+    /// on entry) gets the node's moves where the child probes generated
+    /// them, so that the node need not generate them again.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn visit<E: Evaluator<G>>(
         &mut self,
         ctx: &SearchContext<G, E>,
@@ -59,6 +64,7 @@ impl<G: Game> Worker<G> {
         beta: Score,
         depth: i32,
         ply: usize,
+        moves: &mut G::Moves,
     ) -> Result<Probe, Score> {
         self.stats.nodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply as u64);
@@ -75,9 +81,13 @@ impl<G: Game> Worker<G> {
         let pv_node = beta - alpha > 1;
         self.stats.tt_probes += 1;
         let mut tt_move = NO_MOVE;
+        let mut upper = None;
         if let Some(entry) = ctx.tt.probe(key) {
             self.stats.tt_hits += 1;
             tt_move = entry.move_key;
+            if entry.bound != Bound::Lower {
+                upper = Some(from_table(entry.score, ply));
+            }
             if !ctx.exact && !pv_node && entry.depth >= depth {
                 let score = from_table(entry.score, ply);
                 let settles = match entry.bound {
@@ -94,17 +104,22 @@ impl<G: Game> Worker<G> {
         if !ctx.exact
             && !pv_node
             && ctx.eval.transposition_cutoffs_pay(pos, depth)
-            && let Some(score) = self.child_cutoff(ctx, pos, beta, depth, ply)
+            && let Some(score) = self.child_cutoff(ctx, pos, beta, depth, ply, moves)
         {
             self.stats.tt_cutoffs += 1;
             return Err(score);
         }
-        Ok(Probe { key, tt_move })
+        Ok(Probe {
+            key,
+            tt_move,
+            upper,
+        })
     }
 
     /// The enhanced transposition cut-off: a score of at least `beta` when
     /// the table holds, for some child, an upper bound searched deep enough
     /// that refutes the child (the node is then worth at least its negation).
+    /// The node's moves are left in `moves` (empty on entry).
     #[inline(never)]
     fn child_cutoff<E: Evaluator<G>>(
         &mut self,
@@ -113,9 +128,9 @@ impl<G: Game> Worker<G> {
         beta: Score,
         depth: i32,
         ply: usize,
+        moves: &mut G::Moves,
     ) -> Option<Score> {
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
+        pos.generate_moves(moves);
         // Every bucket is fetched before the first is read: the misses overlap.
         let keys: PerMove<G, u64> = moves.iter().map(|&mv| pos.play(mv).hash()).collect();
         for &key in keys.iter() {

@@ -14,6 +14,22 @@ use super::{SOLVE_EMPTIES, fastest_first_key};
 /// No score is below this (every final score lies in -64..=64).
 pub(super) const NO_SCORE: i32 = -100;
 
+/// What [`solve_1`] adds to the node count for each position after the
+/// last move (the last move's, or a pass's and the opponent's): they are
+/// counted apart in the high half of the count, so that a solve can also
+/// give its count as Edax's `board_solve_2` counts (no node for them) at no
+/// cost in the search; [`split_count`] takes the halves apart.
+pub(super) const AFTER_LAST: u64 = 1 << 32;
+
+/// A count kept with [`AFTER_LAST`]: (every node, the positions after the
+/// last move among them). A solve from the leaf solver's sizes visits far
+/// fewer than 2^32 nodes.
+#[inline]
+pub(super) fn split_count(count: u64) -> (u64, u64) {
+    let after = count >> 32;
+    ((count & (AFTER_LAST - 1)) + after, after)
+}
+
 const _: () = assert!(SOLVE_EMPTIES <= 24, "move buffers hold 32 moves");
 
 /// Quadrant masks: a1-d4, e1-h4, a5-d8, e5-h8.
@@ -143,12 +159,12 @@ fn solve_1(p: u64, sq: usize, nodes: &mut u64) -> i32 {
     let discs = p.count_ones() as i32; // 63 discs are on the board.
     let n = last_flip_count(sq, p) as i32;
     if n != 0 {
-        *nodes += 1;
+        *nodes += AFTER_LAST;
         return 2 * (discs + n) - 62;
     }
     let n = last_flip_count(sq, !p & !(1 << sq)) as i32;
     if n != 0 {
-        *nodes += 2; // the pass, then the opponent's move
+        *nodes += 2 * AFTER_LAST; // the pass, then the opponent's move
         return 2 * (discs - n) - 64;
     }
     // Nobody can move; the empty square goes to the winner (no draw on 63 discs).

@@ -99,10 +99,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         f.serial = serial;
 
         // Steps 2 and 3. Finished games, the leaf solver, the table.
-        let probe = match self
-            .worker
-            .visit(ctx, &f.pos, f.alpha, f.beta, f.depth, ply)
-        {
+        let probe = match self.worker.visit(
+            ctx,
+            &f.pos,
+            f.alpha,
+            f.beta,
+            f.depth,
+            ply,
+            &mut G::Moves::default(),
+        ) {
             Ok(probe) => probe,
             Err(score) => return Flow::Return(score),
         };
@@ -154,6 +159,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             alpha: f.alpha,
             beta: f.beta,
             depth: f.depth,
+            // The frame keeps the table's move only.
+            table_upper: None,
         };
         worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, order, &mut f.keys);
 
