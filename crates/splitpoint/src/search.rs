@@ -813,7 +813,7 @@ impl<G: Game> Worker<G> {
     /// The keys of `moves[1..]`, the first (the table's) searched already:
     /// what [`Self::order_keys`] would have given them.
     #[inline(never)]
-    fn order_rest<E: Evaluator<G>>(
+    pub(crate) fn order_rest<E: Evaluator<G>>(
         &self,
         ctx: &SearchContext<G, E>,
         pos: &G,

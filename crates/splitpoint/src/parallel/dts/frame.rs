@@ -1,7 +1,7 @@
 //! Frames and the explicit stack: what the recursive search keeps in its
 //! locals, as data any thread can take over.
 
-use crate::game::{Game, MAX_PLY, PerMove};
+use crate::game::{Game, MAX_PLY, OrderNode, PerMove};
 use crate::node::NodeType;
 use crate::parallel::shared_node::NO_SPLIT_POINT;
 use crate::score::{INFINITY, Score};
@@ -57,8 +57,15 @@ pub(super) struct Frame<G: Game> {
     pub(super) index: usize,
     pub(super) mv: Option<G::Move>,
     pub(super) search: MoveSearch,
-    /// The table's move, kept while the null move is searched.
+    /// The table's move and upper bound, kept while the null move is searched.
     pub(super) tt_move: u16,
+    pub(super) tt_upper: Option<Score>,
+    /// The keys of the moves after the table's, still to be made once it
+    /// has not cut ([`crate::Evaluator::defers_ordering`]).
+    pub(super) deferred: Option<OrderNode>,
+    /// The move that came nearest alpha, stored if the node fails low
+    /// ([`crate::Evaluator::stores_fail_low_move`]).
+    pub(super) nearest: Option<G::Move>,
     /// The worker's node count when the move in flight was taken.
     pub(super) nodes_at_move: u64,
     /// Names this frame's current node for split requests.
@@ -91,6 +98,9 @@ impl<G: Game> Frame<G> {
             mv: None,
             search: MoveSearch::new(0, 0),
             tt_move: NO_MOVE,
+            tt_upper: None,
+            deferred: None,
+            nearest: None,
             nodes_at_move: 0,
             serial: 0,
             leaf: None,

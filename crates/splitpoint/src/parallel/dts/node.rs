@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering::*;
 use super::*;
 use crate::game::OrderNode;
 use crate::search::hook::{Interrupt, OnInterrupt};
+use crate::tt::NO_MOVE;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// Runs the machine until the stack empties, the root completes, or the
@@ -111,7 +112,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             Ok(probe) => probe,
             Err(score) => return Flow::Return(score),
         };
-        let tt_move = probe.tt_move;
+        let (tt_move, tt_upper) = (probe.tt_move, probe.upper);
         f.key = probe.key;
 
         // Step 4. Near the leaves: reverse futility, and which quiet moves
@@ -129,7 +130,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             f.moves.clear();
             f.next = 0;
             f.index = 0;
-            f.tt_move = tt_move;
+            (f.tt_move, f.tt_upper) = (tt_move, tt_upper);
             f.stage = Stage::AwaitNull;
             let w = ChildWindow {
                 alpha: -f.beta,
@@ -139,11 +140,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             };
             return self.descend(null, w);
         }
-        self.begin_moves(ply, tt_move)
+        self.begin_moves(ply, tt_move, tt_upper)
     }
 
     /// `Worker::pvs` from move generation to its move loop.
-    pub(super) fn begin_moves(&mut self, ply: usize, tt_move: u16) -> Flow {
+    pub(super) fn begin_moves(
+        &mut self,
+        ply: usize,
+        tt_move: u16,
+        tt_upper: Option<Score>,
+    ) -> Flow {
         let ctx = self.ctx;
         let worker = &mut *self.worker;
         let f = &mut self.stack.frames[ply];
@@ -159,10 +165,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             alpha: f.alpha,
             beta: f.beta,
             depth: f.depth,
-            // The frame keeps the table's move only.
-            table_upper: None,
+            table_upper: tt_upper,
         };
-        worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, order, &mut f.keys);
+        // As `Worker::pvs`: the table's move first and the others keyed
+        // after it, where the evaluator defers its ordering.
+        let table_move = (tt_move != NO_MOVE && ctx.eval.defers_ordering())
+            .then(|| f.moves.iter().position(|&mv| G::move_key(mv) == tt_move))
+            .flatten();
+        f.deferred = match table_move {
+            Some(j) => {
+                f.moves.swap(0, j);
+                f.keys.clear();
+                f.keys.extend(std::iter::repeat_n(0, f.moves.len()));
+                f.keys[0] = i64::MAX;
+                Some(order)
+            }
+            None => {
+                worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, order, &mut f.keys);
+                None
+            }
+        };
 
         // Step 7. The move loop starts.
         f.orig_alpha = f.alpha;
@@ -170,6 +192,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         f.next = 0;
         f.best = -INFINITY;
         f.best_move = None;
+        f.nearest = None;
         f.stage = Stage::NextMove;
         Flow::Continue
     }
@@ -296,10 +319,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let proxy = self.stack.is_proxy(ply);
         let f = &mut self.stack.frames[ply];
         if f.stage == Stage::AwaitNull {
-            let tt_move = f.tt_move;
+            let (tt_move, tt_upper) = (f.tt_move, f.tt_upper);
             return match self.worker.null_move_result(score, f.beta) {
                 Some(score) => Flow::Return(score),
-                None => self.begin_moves(ply, tt_move),
+                None => self.begin_moves(ply, tt_move, tt_upper),
             };
         }
         let i = f.index;
@@ -339,6 +362,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             return self.report(score);
         }
         let mv = f.mv.expect("a frame awaiting a child has a move in flight");
+        // As `search_moves`: the move nearest alpha, for a node that fails low.
+        if !f.root && score > f.best && self.ctx.eval.stores_fail_low_move() {
+            f.nearest = Some(mv);
+        }
         let mut node = MoveLoop {
             alpha: f.alpha,
             beta: f.beta,
@@ -353,6 +380,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
         if i == 0 {
             f.node_type = f.node_type.after_first_move();
+            if let Some(order) = f.deferred
+                && f.moves.len() > 1
+            {
+                self.worker
+                    .order_rest(self.ctx, &f.pos, &f.moves, ply, order, &mut f.keys);
+            }
         }
         f.stage = Stage::NextMove;
         Flow::Continue
@@ -368,7 +401,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             self.ctx,
             f.key,
             f.best,
-            f.best_move,
+            f.best_move.or(f.nearest),
             f.orig_alpha,
             f.beta,
             f.depth,
