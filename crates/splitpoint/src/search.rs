@@ -634,29 +634,8 @@ impl<G: Game> Worker<G> {
             depth,
             table_upper: probe.upper,
         };
-        // The table's move first, the others' keys once it has not cut
-        // (where the evaluator asks for it): where it cuts, they are never
-        // needed.
-        let table_move = (probe.tt_move != NO_MOVE && ctx.eval.defers_ordering())
-            .then(|| {
-                moves
-                    .iter()
-                    .position(|&mv| G::move_key(mv) == probe.tt_move)
-            })
-            .flatten();
-        let deferred = match table_move {
-            Some(j) => {
-                // Where `pick_best` would have put it: the same order after.
-                moves.swap(0, j);
-                keys.extend(std::iter::repeat_n(0, moves.len()));
-                keys[0] = i64::MAX;
-                Some(order)
-            }
-            None => {
-                self.order_keys(ctx, pos, &moves, probe.tt_move, ply, order, &mut keys);
-                None
-            }
-        };
+        let deferred =
+            self.order_or_defer(ctx, pos, &mut moves, probe.tt_move, ply, order, &mut keys);
 
         // Step 7. Search the moves, best first.
         let node = NodeSearch {
@@ -808,6 +787,37 @@ impl<G: Game> Worker<G> {
             };
             ((hint as i64) << 24) + (killer << 21) + self.history.score(key) as i64
         }));
+    }
+
+    /// Orders `moves` into `keys` as [`Self::order_keys`] does, or, where
+    /// the evaluator defers its ordering and the table's move is among
+    /// them, puts that move first (where `pick_best` would have taken it)
+    /// and returns the node whose other keys [`Self::order_rest`] makes
+    /// once it has not cut: where it cuts, they are never needed.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn order_or_defer<E: Evaluator<G>>(
+        &self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        moves: &mut G::Moves,
+        tt_move: u16,
+        ply: usize,
+        node: OrderNode,
+        keys: &mut PerMove<G, i64>,
+    ) -> Option<OrderNode> {
+        let table_move = (tt_move != NO_MOVE && ctx.eval.defers_ordering())
+            .then(|| moves.iter().position(|&mv| G::move_key(mv) == tt_move))
+            .flatten();
+        let Some(j) = table_move else {
+            self.order_keys(ctx, pos, moves, tt_move, ply, node, keys);
+            return None;
+        };
+        moves.swap(0, j);
+        keys.clear();
+        keys.extend(std::iter::repeat_n(0, moves.len()));
+        keys[0] = i64::MAX;
+        Some(node)
     }
 
     /// The keys of `moves[1..]`, the first (the table's) searched already:

@@ -9,7 +9,6 @@ use std::sync::atomic::Ordering::*;
 use super::*;
 use crate::game::OrderNode;
 use crate::search::hook::{Interrupt, OnInterrupt};
-use crate::tt::NO_MOVE;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// Runs the machine until the stack empties, the root completes, or the
@@ -167,24 +166,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             depth: f.depth,
             table_upper: tt_upper,
         };
-        // As `Worker::pvs`: the table's move first and the others keyed
-        // after it, where the evaluator defers its ordering.
-        let table_move = (tt_move != NO_MOVE && ctx.eval.defers_ordering())
-            .then(|| f.moves.iter().position(|&mv| G::move_key(mv) == tt_move))
-            .flatten();
-        f.deferred = match table_move {
-            Some(j) => {
-                f.moves.swap(0, j);
-                f.keys.clear();
-                f.keys.extend(std::iter::repeat_n(0, f.moves.len()));
-                f.keys[0] = i64::MAX;
-                Some(order)
-            }
-            None => {
-                worker.order_keys(ctx, &f.pos, &f.moves, tt_move, ply, order, &mut f.keys);
-                None
-            }
-        };
+        f.deferred =
+            worker.order_or_defer(ctx, &f.pos, &mut f.moves, tt_move, ply, order, &mut f.keys);
 
         // Step 7. The move loop starts.
         f.orig_alpha = f.alpha;
