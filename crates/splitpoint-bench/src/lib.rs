@@ -35,7 +35,7 @@ use report::Ceiling;
 use report::Row;
 use runner::{CeilingSample, Config, Job, LoadSample, Measurement, SuiteRun};
 use splitpoint_games::registry::GameName;
-use splitpoint_games::registry::{GameCommand, NamedGame, SlavePlace};
+use splitpoint_games::registry::{GameCommand, GpuSplit, NamedGame, SlavePlace};
 use suite::{Suite, SuiteKind};
 
 /// What to run.
@@ -100,13 +100,16 @@ impl std::fmt::Debug for Cluster {
 /// run's command line, version, time and hash size.
 pub const SCHEMA: u32 = 2;
 
-/// The OpenCL device a bench's `gpu` row searches on.
+/// The OpenCL device a bench's `gpu` rows search on.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct GpuDevice {
     /// Its index (`--gpu-device`, `splitpoint gpu-info`).
     pub index: usize,
     /// Its platform and name.
     pub name: String,
+    /// The splits of the rows, one a row (`gpu`, `gpu-narrow`, `gpu-wide`).
+    #[serde(skip)]
+    pub splits: Vec<GpuSplit>,
 }
 
 /// How a bench's searches were simulated.
@@ -226,7 +229,9 @@ pub fn configs(options: &BenchOptions) -> Vec<Config> {
     }
     // And over the cluster's processes: the curve of real messages.
     configs.extend(options.ranks.iter().map(|&r| Config::over_ranks(r)));
-    configs.extend(options.gpu.as_ref().map(|g| Config::on_gpu(g.index)));
+    if let Some(g) = &options.gpu {
+        configs.extend(g.splits.iter().map(|&split| Config::on_gpu(g.index, split)));
+    }
     configs
 }
 

@@ -111,11 +111,14 @@ const SHAPES: [Shape; 5] = [
 ];
 
 fn algorithm_look(algorithm: &str) -> Look {
-    if algorithm == registry::GPU {
-        // A device, not a thread count: a colour and shape of its own.
+    if let Some(i) = registry::GpuSplit::ALL
+        .iter()
+        .position(|s| s.name() == algorithm)
+    {
+        // A device, not a thread count: a colour of its own, a shape a split.
         return Look {
             color: RGBColor(230, 85, 13),
-            shape: Shape::Diamond,
+            shape: [Shape::Down, Shape::Diamond, Shape::Triangle][i],
             filled: true,
         };
     }

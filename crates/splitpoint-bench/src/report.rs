@@ -61,8 +61,10 @@ pub struct Row {
     /// Their bytes (median run).
     pub message_bytes: u64,
     /// Subtrees handed out by pv-split's master (median run): for `gpu`,
-    /// the device's work-items.
+    /// the pieces the batch search splits between host and device.
     pub subtrees: u64,
+    /// `gpu`: the device's subtrees, one work-item each (median run).
+    pub device_subtrees: u64,
     /// `gpu`: milliseconds moving work up and results down (median run).
     pub transfer_ms: f64,
     /// `gpu`: milliseconds the kernels ran, by the device's clock (median
@@ -200,6 +202,7 @@ pub fn rows(
         messages: u64,
         bytes: u64,
         work: u64,
+        device_subtrees: u64,
         transfer_micros: u64,
         device_micros: u64,
         found: usize,
@@ -222,6 +225,7 @@ pub fn rows(
                         messages: 0,
                         bytes: 0,
                         work: 0,
+                        device_subtrees: 0,
                         transfer_micros: 0,
                         device_micros: 0,
                         found: 0,
@@ -238,6 +242,7 @@ pub fn rows(
                         t.messages += m.messages;
                         t.bytes += m.message_bytes;
                         t.work += m.work_sent;
+                        t.device_subtrees += m.device_subtrees;
                         t.transfer_micros += m.transfer_micros;
                         t.device_micros += m.device_micros;
                         t
@@ -286,6 +291,7 @@ pub fn rows(
                 messages: mid.messages,
                 message_bytes: mid.bytes,
                 subtrees: mid.work,
+                device_subtrees: mid.device_subtrees,
                 transfer_ms: mid.transfer_micros as f64 / 1e3,
                 kernel_ms: mid.device_micros as f64 / 1e3,
                 aborted_nodes: mid.aborted,

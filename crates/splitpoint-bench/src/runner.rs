@@ -16,7 +16,7 @@ use splitpoint::{Algorithm, Engine, Evaluator, Limits, Score, TableKind, Trace};
 
 use crate::machine::load_average;
 use crate::suite::Suite;
-use splitpoint_games::registry::{NamedGame, SlavePlace};
+use splitpoint_games::registry::{GpuSplit, NamedGame, SlavePlace};
 
 /// One (algorithm, threads) pair, and for pv-split where its slaves live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,10 +51,11 @@ impl Config {
     }
 
     /// The GPU algorithm: pv-split on one thread, the slaves OpenCL device
-    /// `device` ([`NamedGame::gpu_transport`]).
-    pub fn on_gpu(device: usize) -> Self {
+    /// `device`, the pieces split as `split` says
+    /// ([`NamedGame::gpu_transport`]).
+    pub fn on_gpu(device: usize, split: GpuSplit) -> Self {
         Config {
-            slaves: SlavePlace::Gpu { device },
+            slaves: SlavePlace::Gpu { device, split },
             ..Config::new(Algorithm::PvSplit, 1)
         }
     }
@@ -174,9 +175,11 @@ pub struct Measurement {
     pub messages: u64,
     /// Their bytes.
     pub message_bytes: u64,
-    /// Subtrees pv-split's master handed out (to the GPU: one work-item
-    /// each).
+    /// Subtrees pv-split's master handed out (to the GPU: pieces the batch
+    /// search splits further).
     pub work_sent: u64,
+    /// A device's subtrees, one work-item each.
+    pub device_subtrees: u64,
     /// A device's transport: microseconds moving work up and results down.
     pub transfer_micros: u64,
     /// A device's transport: microseconds its kernels ran.
@@ -474,6 +477,7 @@ pub fn run_suite<G: NamedGame, E: Evaluator<G> + Clone + 'static>(
                     messages: r.stats.messages,
                     message_bytes: r.stats.message_bytes,
                     work_sent: r.stats.work_sent,
+                    device_subtrees: r.stats.device_subtrees,
                     transfer_micros: r.stats.transfer_micros,
                     device_micros: r.stats.device_micros,
                     found_best: None,

@@ -303,6 +303,7 @@ fn plots_show_every_algorithm_with_integer_thread_ticks() {
                 messages: 0,
                 message_bytes: 0,
                 subtrees: 0,
+                device_subtrees: 0,
                 transfer_ms: 0.0,
                 kernel_ms: 0.0,
                 aborted_nodes: 0,

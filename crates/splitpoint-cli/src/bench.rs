@@ -11,7 +11,7 @@ use splitpoint_bench::machine::cores;
 use splitpoint_bench::report::Row;
 use splitpoint_bench::suite::{EMBEDDED, QUICK, Suite, SuiteKind, parse_depth};
 use splitpoint_bench::{BenchOptions, BenchReport, Cluster, GpuDevice, run, signature, sim_costs};
-use splitpoint_games::registry::{SlavePlace, parse_algorithm, parse_latency};
+use splitpoint_games::registry::{GpuSplit, SlavePlace, parse_algorithm, parse_latency};
 
 use crate::error::{Error, Result};
 use crate::games::{GameName, parse_game};
@@ -65,7 +65,8 @@ pub struct BenchArgs {
     #[arg(long, short = 'd', value_name = "D")]
     pub depth: Option<String>,
 
-    /// Algorithms, comma-separated, or 'all'
+    /// Algorithms, comma-separated, or 'all' (the library's; gpu, gpu-narrow
+    /// and gpu-wide are rows of their own, named here)
     #[arg(
         long,
         visible_alias = "algo",
@@ -74,7 +75,7 @@ pub struct BenchArgs {
     )]
     pub algos: String,
 
-    /// The OpenCL device the `gpu` row searches on (see splitpoint gpu-info)
+    /// The OpenCL device the gpu rows search on (see splitpoint gpu-info)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub gpu_device: usize,
 
@@ -262,21 +263,26 @@ Examples:
   splitpoint bench --game synthetic --normal --out results/
   splitpoint bench --signature                      the build's node count, before and after";
 
-/// Parses `--algos`: the library's algorithms, and whether `gpu` (pv-split
-/// on an OpenCL device, a row of its own) is among them.
-pub fn parse_algorithms(text: &str) -> Result<(Vec<Algorithm>, bool)> {
+/// Parses `--algos`: the library's algorithms, and the gpu algorithm's
+/// splits among them (`gpu`, `gpu-narrow`, `gpu-wide`: pv-split on an
+/// OpenCL device, a row each).
+pub fn parse_algorithms(text: &str) -> Result<(Vec<Algorithm>, Vec<GpuSplit>)> {
     if text == "all" {
-        return Ok((Algorithm::ALL.to_vec(), false));
+        return Ok((Algorithm::ALL.to_vec(), Vec::new()));
     }
-    let mut gpu = false;
+    let mut splits = Vec::new();
     let mut algorithms = Vec::new();
     for name in text.split(',').map(str::trim) {
         match parse_algorithm(name, 0).map_err(|e| Error::input(format!("--algos: {e}")))? {
-            (_, SlavePlace::Gpu { .. }) => gpu = true,
+            (_, SlavePlace::Gpu { split, .. }) => {
+                if !splits.contains(&split) {
+                    splits.push(split);
+                }
+            }
             (algorithm, _) => algorithms.push(algorithm),
         }
     }
-    Ok((algorithms, gpu))
+    Ok((algorithms, splits))
 }
 
 /// Parses `--threads`: real threads up to 256, or with `sim` virtual
@@ -419,9 +425,9 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
         )));
     }
     let mut options = common_options(args, suite)?;
-    let gpu;
-    (options.algorithms, gpu) = parse_algorithms(&args.algos)?;
-    if gpu {
+    let splits;
+    (options.algorithms, splits) = parse_algorithms(&args.algos)?;
+    if !splits.is_empty() {
         if options.suite.game != GameName::Othello {
             return Err(Error::input(format!(
                 "--algos gpu: only othello has a GPU search, not {}",
@@ -432,6 +438,7 @@ fn suite_options(args: &BenchArgs) -> Result<BenchOptions> {
         options.gpu = Some(GpuDevice {
             index: args.gpu_device,
             name,
+            splits,
         });
     }
     options.threads = parse_threads(&args.threads, args.sim)?;

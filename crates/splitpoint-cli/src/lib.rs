@@ -307,8 +307,10 @@ fn algorithm_help() -> String {
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     format!(
         "Parallel algorithm: {}, or gpu (othello, a build with --features gpu: pv-split \
-         with an OpenCL device searching the younger brothers) [default: serial with one \
-         thread; with more, the game's fastest: dts (ybw on synthetic trees)]",
+         with an OpenCL device searching the younger brothers, each split two plies on the \
+         host; gpu-narrow sends each whole, gpu-wide splits it down to four plies from the \
+         leaves, for wider launches and more nodes) [default: serial with one thread; with \
+         more, the game's fastest: dts (ybw on synthetic trees)]",
         names.join(", ")
     )
 }

@@ -69,6 +69,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
             let stats = Stats {
                 nodes: s.nodes,
                 work_sent: s.subtrees,
+                device_subtrees: s.subtrees,
                 launches: s.launches,
                 ..Stats::default()
             };
@@ -110,6 +111,7 @@ pub fn run(args: &SolveArgs, jobs: &[Job]) -> Result<ExitCode> {
     let totals = Stats {
         nodes: batch.host_nodes + batch.device_nodes,
         work_sent: batch.subtrees,
+        device_subtrees: batch.subtrees,
         launches: batch.launches,
         messages: batch.launches,
         message_bytes: batch.bytes,

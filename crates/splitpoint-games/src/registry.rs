@@ -150,14 +150,18 @@ pub trait NamedGame: Game {
     }
 
     /// PV splitting's slaves on OpenCL device `device` for searches scored
-    /// by `eval` (`--algorithm gpu`). Only Othello has a kernel, in a build
+    /// by `eval`, each piece split as `split` says (`--algorithm gpu`). Only Othello has a kernel, in a build
     /// with the `gpu` feature.
     ///
     /// # Errors
     /// A message saying why not: another game, a build without the
     /// feature, no such device, or an evaluator the kernel does not know.
-    fn gpu_transport<E: Evaluator<Self> + 'static>(eval: E, device: usize) -> GpuSlaves<Self> {
-        let _ = (eval, device);
+    fn gpu_transport<E: Evaluator<Self> + 'static>(
+        eval: E,
+        device: usize,
+        split: GpuSplit,
+    ) -> GpuSlaves<Self> {
+        let _ = (eval, device, split);
         Err(format!(
             "the gpu algorithm: {} has no GPU search (othello has)",
             Self::GAME
@@ -190,16 +194,20 @@ impl NamedGame for Othello {
     }
 
     #[cfg(feature = "gpu")]
-    fn gpu_transport<E: Evaluator<Self> + 'static>(eval: E, device: usize) -> GpuSlaves<Self> {
-        use crate::othello::gpu::{Gpu, GpuTransport};
+    fn gpu_transport<E: Evaluator<Self> + 'static>(
+        eval: E,
+        device: usize,
+        split: GpuSplit,
+    ) -> GpuSlaves<Self> {
+        use crate::othello::gpu::{BatchConfig, Gpu, GpuTransport};
         let gpu = Gpu::open(Some(device)).map_err(|e| format!("the gpu algorithm: {e}"))?;
-        let transport =
-            GpuTransport::new(gpu, eval).map_err(|e| format!("the gpu algorithm: {e}"))?;
+        let transport = GpuTransport::new(gpu, eval, BatchConfig::pieces(split))
+            .map_err(|e| format!("the gpu algorithm: {e}"))?;
         Ok(Arc::new(transport))
     }
 
     #[cfg(not(feature = "gpu"))]
-    fn gpu_transport<E: Evaluator<Self> + 'static>(_: E, _: usize) -> GpuSlaves<Self> {
+    fn gpu_transport<E: Evaluator<Self> + 'static>(_: E, _: usize, _: GpuSplit) -> GpuSlaves<Self> {
         Err(format!("the gpu algorithm: {NO_OPENCL}"))
     }
 }
@@ -296,8 +304,18 @@ impl GameName {
 
 /// The user's word for pv-split with an OpenCL device as its slaves
 /// (`--algorithm gpu`, the bench's `--algos gpu`, self-play's `gpu:1`), read
-/// by [`parse_algorithm`] alone; also the label of its rows.
+/// by [`parse_algorithm`] alone; also the label of its rows. `gpu-narrow`
+/// and `gpu-wide` are the same search with the pieces split otherwise
+/// ([`GpuSplit`]).
 pub const GPU: &str = "gpu";
+
+pub use crate::othello::GpuSplit;
+
+/// Whether a row's label is one of the gpu algorithm's ([`GpuSplit`]'s
+/// names).
+pub fn is_gpu_label(label: &str) -> bool {
+    GpuSplit::ALL.iter().any(|s| s.name() == label)
+}
 
 /// Where pv-split's slaves live, as the command line and the bench choose
 /// it; [`SlavePlace::slaves`] makes it an engine's
@@ -318,6 +336,8 @@ pub enum SlavePlace {
     Gpu {
         /// The device's index (`splitpoint gpu-info`).
         device: usize,
+        /// How each piece is split between host and device.
+        split: GpuSplit,
     },
 }
 
@@ -359,7 +379,9 @@ impl SlavePlace {
                 let transport = WireTransport::<G>::master(Arc::clone(channel), ranks - 1);
                 Ok(Slaves::Remote(Arc::new(transport)))
             }
-            SlavePlace::Gpu { device } => Ok(Slaves::Remote(G::gpu_transport(eval, device)?)),
+            SlavePlace::Gpu { device, split } => {
+                Ok(Slaves::Remote(G::gpu_transport(eval, device, split)?))
+            }
         }
     }
 
@@ -368,7 +390,7 @@ impl SlavePlace {
     /// (`pv-split+50us`), or `/mpi` over ranks (`pv-split/mpi`), or `gpu`.
     pub fn label(self, algorithm: Algorithm) -> String {
         match self {
-            SlavePlace::Gpu { .. } => GPU.to_string(),
+            SlavePlace::Gpu { split, .. } => split.name().to_string(),
             SlavePlace::Ranks(_) => format!("{algorithm}/mpi"),
             SlavePlace::Threads { latency } if latency.is_zero() => algorithm.name().to_string(),
             SlavePlace::Threads { latency } => format!("{algorithm}+{}", latency_text(latency)),
@@ -377,8 +399,8 @@ impl SlavePlace {
 }
 
 /// Reads an algorithm as a user names it: a library algorithm's name, its
-/// slaves on the engine's threads, or [`GPU`], pv-split with OpenCL device
-/// `device` as its slaves.
+/// slaves on the engine's threads, or [`GPU`] (or another [`GpuSplit`]'s
+/// name), pv-split with OpenCL device `device` as its slaves.
 ///
 /// # Errors
 /// [`UnknownAlgorithm`] for any other name.
@@ -386,8 +408,8 @@ pub fn parse_algorithm(
     name: &str,
     device: usize,
 ) -> Result<(Algorithm, SlavePlace), UnknownAlgorithm> {
-    if name == GPU {
-        return Ok((Algorithm::PvSplit, SlavePlace::Gpu { device }));
+    if let Some(&split) = GpuSplit::ALL.iter().find(|s| s.name() == name) {
+        return Ok((Algorithm::PvSplit, SlavePlace::Gpu { device, split }));
     }
     Ok((name.parse()?, SlavePlace::default()))
 }
@@ -439,9 +461,22 @@ mod tests {
         let (algorithm, place) = parse_algorithm("gpu", 2).unwrap();
         assert_eq!(
             (algorithm, place),
-            (Algorithm::PvSplit, SlavePlace::Gpu { device: 2 })
+            (
+                Algorithm::PvSplit,
+                SlavePlace::Gpu {
+                    device: 2,
+                    split: GpuSplit::Balanced
+                }
+            )
         );
         assert_eq!(place.label(algorithm), "gpu");
+        for split in GpuSplit::ALL {
+            let (algorithm, place) = parse_algorithm(split.name(), 0).unwrap();
+            assert_eq!(place, SlavePlace::Gpu { device: 0, split });
+            assert_eq!(place.label(algorithm), split.name());
+            assert!(is_gpu_label(split.name()));
+        }
+        assert!(!is_gpu_label("pv-split"));
         assert_eq!(place.master_threads(4), 1);
         let (ybw, threads) = parse_algorithm("ybw", 0).unwrap();
         assert_eq!(

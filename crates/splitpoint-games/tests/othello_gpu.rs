@@ -1,7 +1,8 @@
 //! Othello's OpenCL kernels against the CPU (the `gpu` feature; CI runs
 //! them on PoCL): move generation and flips through a perft of every
 //! position, depth-limited scores against negamax, exact endgame scores,
-//! and `--algorithm gpu` (PV splitting with the device as the slaves)
+//! the batch search (host tasks above a frontier, the device below), and
+//! `--algorithm gpu` (PV splitting with the batch search as the slaves)
 //! exact against the serial search.
 #![cfg(feature = "gpu")]
 
@@ -15,10 +16,10 @@ use splitpoint::cluster::Slaves;
 use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, perft};
 use splitpoint_games::othello::gpu::{
-    BatchConfig, DeviceEval, Gpu, GpuTransport, Solved, Subtree, devices, solve_batch,
+    BatchConfig, DeviceEval, Gpu, GpuTransport, Solved, Subtree, devices, search_batch, solve_batch,
 };
 use splitpoint_games::othello::{
-    Othello, OthelloEval, OthelloExact, ffo_positions, oracle_limits, solve_limits,
+    GpuSplit, Othello, OthelloEval, OthelloExact, ffo_positions, oracle_limits, solve_limits,
 };
 
 fn gpu() -> Gpu {
@@ -176,36 +177,53 @@ fn square_name(sq: i32) -> String {
     format!("{file}{}", sq / 8 + 1)
 }
 
-/// An engine whose pv-split slaves are the device.
-fn gpu_engine<E: Evaluator<Othello> + Clone + 'static>(eval: E) -> Engine<Othello, E> {
+/// An engine whose pv-split slaves are the device, each piece split as
+/// `split` says.
+fn gpu_engine<E: Evaluator<Othello> + Clone + 'static>(
+    eval: E,
+    split: GpuSplit,
+) -> Engine<Othello, E> {
     let mut engine = Engine::new(eval.clone(), 4);
     engine.set_parallelism(Algorithm::PvSplit, 1);
-    let transport = GpuTransport::new(gpu(), eval).expect("a known evaluator");
+    let transport =
+        GpuTransport::new(gpu(), eval, BatchConfig::pieces(split)).expect("a known evaluator");
     engine.set_slaves(Slaves::Remote(Arc::new(transport)));
     engine
 }
 
-/// `--algorithm gpu` in exact mode: 40 midgame positions at depths 3-6 score
-/// as negamax, with a best move that scores so; the device did the work.
+/// `--algorithm gpu` in exact mode, every split of the pieces: 40 midgame
+/// positions at depths 3-6 score as negamax, with a best move that scores
+/// so; the device did the work, in more subtrees than pieces where the host
+/// splits them.
 #[test]
 fn the_gpu_algorithm_is_exact_in_the_midgame() {
     let cases =
         othello_cases((0..40u64).map(|s| (s + 100, 4 + (s as usize * 7) % 40, 3 + (s % 4) as i32)));
-    let mut engine = gpu_engine(OthelloEval);
-    let mut launches = 0;
-    for (pos, depth, want) in &cases {
-        engine.clear();
-        let r = engine.search(pos, &Limits::to_depth(*depth).exact());
-        assert_eq!(r.score, *want, "depth {depth}: {pos:?}");
-        let mv = r.best_move.expect("a move");
-        assert_eq!(
-            -negamax(&pos.play(mv), &OthelloEval, depth - 1),
-            *want,
-            "best move"
-        );
-        launches += r.stats.messages;
+    for split in GpuSplit::ALL {
+        let mut engine = gpu_engine(OthelloEval, split);
+        let (mut launches, mut pieces, mut subtrees) = (0, 0, 0);
+        for (pos, depth, want) in &cases {
+            engine.clear();
+            let r = engine.search(pos, &Limits::to_depth(*depth).exact());
+            assert_eq!(r.score, *want, "{split:?}, depth {depth}: {pos:?}");
+            let mv = r.best_move.expect("a move");
+            assert_eq!(
+                -negamax(&pos.play(mv), &OthelloEval, depth - 1),
+                *want,
+                "{split:?}: best move"
+            );
+            launches += r.stats.launches;
+            pieces += r.stats.work_sent;
+            subtrees += r.stats.device_subtrees;
+        }
+        assert!(launches > 0, "{split:?}: no work went to the device");
+        if split != GpuSplit::Narrow {
+            assert!(
+                subtrees > pieces,
+                "{split:?}: {subtrees} subtrees of {pieces} pieces"
+            );
+        }
     }
-    assert!(launches > 0, "no work went to the device");
 }
 
 /// `--algorithm gpu` solving 30 endgames of 8-13 empties, as the oracle
@@ -214,7 +232,7 @@ fn the_gpu_algorithm_is_exact_in_the_midgame() {
 #[test]
 fn the_gpu_algorithm_solves_endgames_exactly() {
     let mut serial = Engine::new(OthelloExact, 16);
-    let mut engine = gpu_engine(OthelloExact);
+    let mut engine = gpu_engine(OthelloExact, GpuSplit::default());
     let mut subtrees = 0;
     for seed in 0..30u64 {
         let pos = random_othello(seed + 500, 47 + (seed % 6) as usize);
@@ -242,7 +260,9 @@ fn an_unknown_evaluator_is_refused() {
             pos.disc_difference()
         }
     }
-    let refused = GpuTransport::new(gpu(), Discs).err().expect("refused");
+    let refused = GpuTransport::new(gpu(), Discs, BatchConfig::default())
+        .err()
+        .expect("refused");
     assert!(
         refused.0.contains("OthelloEval or OthelloExact"),
         "{refused}"
@@ -340,6 +360,7 @@ fn the_batch_solver_is_exact_in_every_split() {
             in_flight,
             max_tasks,
             cut_wait: 1,
+            ..BatchConfig::default()
         };
         let (solved, stats) =
             solve_batch(&mut gpu, &batch, &config, |_| {}).expect("the batch on the device");
@@ -456,6 +477,129 @@ fn one_position_fills_launches() {
     assert!(stats.ordering_nodes > 0 && stats.ordering_nodes == solved[0].ordering_nodes);
     assert!(
         stats.subtrees_per_launch() >= 10.0 * 909.0 / 427.0,
+        "{} subtrees in {} launches",
+        stats.subtrees,
+        stats.launches
+    );
+}
+
+/// Depth-limited searches split between host and device (what
+/// `--algorithm gpu` runs for each piece of PV splitting's work): 240
+/// positions of every stage, 1 to 5 plies deep, wins counted from a random
+/// ply, in a full window and a random narrow one, together in one batch,
+/// under every split (each root whole on the device, deep host trees,
+/// launches of a few subtrees, a few open tasks): the full window gives
+/// negamax's score and a best move that scores it, the narrow one a
+/// fail-soft result of the right side; and the solver's scores, whose
+/// midgame evaluation the kernel lacks, are refused short of the game's end.
+#[test]
+fn the_batch_search_equals_negamax() {
+    let mut rng = common::Rng(11);
+    let cases: Vec<(Othello, i32, u32)> = (0..240u64)
+        .map(|seed| {
+            let pos = random_othello(seed + 3_000, (seed * 7 % 61) as usize);
+            (pos, 1 + (seed % 5) as i32, rng.below(20) as u32)
+        })
+        .collect();
+    let mut roots: Vec<Subtree> = cases
+        .iter()
+        .map(|&(pos, depth, ply)| Subtree {
+            pos,
+            depth,
+            ply,
+            alpha: -INFINITY,
+            beta: INFINITY,
+        })
+        .collect();
+    roots.extend(cases.iter().map(|&(pos, depth, ply)| {
+        let alpha = rng.below(1200) as i32 - 600;
+        Subtree {
+            pos,
+            depth,
+            ply,
+            alpha,
+            beta: alpha + 1 + rng.below(300) as i32,
+        }
+    }));
+    let configs = [
+        (0, 6, 1 << 16, 1 << 18),
+        (2, 6, 1 << 16, 1 << 18),
+        (3, 1, 7, 1 << 18),
+        (4, 0, 64, 2),
+    ];
+    let mut gpu = gpu();
+    for (host_plies, device_depth, max_batch, max_tasks) in configs {
+        let config = BatchConfig {
+            host_plies,
+            device_depth,
+            max_batch,
+            max_tasks,
+            ..BatchConfig::default()
+        };
+        let (found, stats) = search_batch(&mut gpu, &roots, DeviceEval::Midgame, &config, |_| {})
+            .expect("the batch on the device");
+        assert!(stats.largest_launch <= max_batch as u64, "{config:?}");
+        for (s, f) in roots.iter().zip(&found) {
+            let v = negamax_from(&s.pos, s.depth, s.ply);
+            let what = format!("{config:?}, depth {} ply {}: {:?}", s.depth, s.ply, s.pos);
+            if s.alpha == -INFINITY {
+                assert_eq!(f.score, v, "{what}");
+                if s.pos.outcome().is_none() {
+                    let mv = f.best_move.expect("a move");
+                    let child = -negamax_from(&s.pos.play(mv), s.depth - 1, s.ply + 1);
+                    assert_eq!(child, v, "{what}: best move {mv}");
+                }
+            } else if f.score <= s.alpha {
+                assert!(v <= f.score, "{what}: fail low {}, true {v}", f.score);
+            } else if f.score >= s.beta {
+                assert!(v >= f.score, "{what}: fail high {}, true {v}", f.score);
+            } else {
+                assert_eq!(f.score, v, "{what}");
+            }
+        }
+    }
+    // The solver's scores stop only at the game's end on the device.
+    let short = Subtree {
+        depth: 3,
+        ..roots[0]
+    };
+    let refused = search_batch(
+        &mut gpu,
+        &[short],
+        DeviceEval::Exact,
+        &BatchConfig::default(),
+        |_| {},
+    )
+    .expect_err("refused");
+    assert!(refused.0.contains("only to the game's end"), "{refused}");
+}
+
+/// One midgame search of 7 plies from a position 20 plies into a game:
+/// the younger brothers of many host nodes go to the device together (120
+/// subtrees a launch; the PV node's younger brothers alone were a few), and
+/// the score is negamax's.
+#[test]
+fn one_midgame_search_fills_launches() {
+    let pos = random_othello(21, 20);
+    let depth = 7;
+    let root = Subtree {
+        pos,
+        depth,
+        ply: 0,
+        alpha: -INFINITY,
+        beta: INFINITY,
+    };
+    // Five host plies: the frontier's nodes of 2 plies left.
+    let config = BatchConfig {
+        host_plies: 5,
+        ..BatchConfig::default()
+    };
+    let (found, stats) = search_batch(&mut gpu(), &[root], DeviceEval::Midgame, &config, |_| {})
+        .expect("the search on the device");
+    eprintln!("{stats:?}");
+    assert_eq!(found[0].score, negamax(&pos, &OthelloEval, depth));
+    assert!(
+        stats.subtrees_per_launch() >= 50.0,
         "{} subtrees in {} launches",
         stats.subtrees,
         stats.launches

@@ -25,9 +25,13 @@ pub struct Stats {
     pub splits: u64,
     /// Positions pv-split's master sent to slaves (one per move handed out).
     pub work_sent: u64,
-    /// A device's kernel launches: the batches `work_sent`'s subtrees went
-    /// in (none without a device).
+    /// A device's kernel launches: the batches its subtrees went in (none
+    /// without a device).
     pub launches: u64,
+    /// A device's subtrees, one work-item each: the batch search splits
+    /// each of `work_sent`'s pieces on the host into many (none without a
+    /// device).
+    pub device_subtrees: u64,
     /// Bounds pv-split's master sent to slaves (one message per slave
     /// searching under a split node whose alpha rose).
     pub bounds_sent: u64,
@@ -119,6 +123,7 @@ counters!(
     splits,
     work_sent,
     launches,
+    device_subtrees,
     bounds_sent,
     messages,
     message_bytes,

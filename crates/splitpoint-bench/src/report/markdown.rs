@@ -8,7 +8,7 @@ use super::{Ceiling, Row, load_limit};
 use crate::BenchOptions;
 use crate::runner::{Measurement, SimShares};
 use crate::suite::SuiteKind;
-use splitpoint_games::registry::GPU;
+use splitpoint_games::registry::is_gpu_label;
 
 /// How far apart serial's fastest and slowest runs may be (slowest over
 /// fastest, less one) before the tables carry a note on noise: serial
@@ -75,11 +75,12 @@ fn messages_table(s: &mut String, rows: &[Row]) {
 }
 
 /// The GPU's profile, where it ran (the seed's: transfers and kernels
-/// apart): per `gpu` row (median run), the subtrees it searched, the
-/// launches and the mean batch, subtrees per second of kernel time, and
-/// where the time went.
+/// apart): per `gpu` row (median run), the pieces of work pv-split's master
+/// handed out, the subtrees the device searched for them, the launches and
+/// the mean batch, subtrees per second of kernel time, and where the time
+/// went.
 fn gpu_table(s: &mut String, rows: &[Row], device: Option<&str>) {
-    let gpu: Vec<&Row> = rows.iter().filter(|r| r.algorithm == GPU).collect();
+    let gpu: Vec<&Row> = rows.iter().filter(|r| is_gpu_label(&r.algorithm)).collect();
     if gpu.is_empty() {
         return;
     }
@@ -89,17 +90,18 @@ fn gpu_table(s: &mut String, rows: &[Row], device: Option<&str>) {
     }
     let _ = writeln!(
         s,
-        "| Algorithm | Subtrees | Launches | Batch | Subtrees/s (kernel) | Transfer | Kernel | Wall |"
+        "| Algorithm | Pieces | Subtrees | Launches | Batch | Subtrees/s (kernel) | Transfer | Kernel | Wall |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in gpu {
-        let batch = r.subtrees as f64 / r.messages.max(1) as f64;
-        let rate = r.subtrees as f64 / (r.kernel_ms / 1e3).max(1e-9);
+        let batch = r.device_subtrees as f64 / r.messages.max(1) as f64;
+        let rate = r.device_subtrees as f64 / (r.kernel_ms / 1e3).max(1e-9);
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {batch:.1} | {} | {:.1} ms | {:.1} ms | {:.1} ms |",
+            "| {} | {} | {} | {} | {batch:.1} | {} | {:.1} ms | {:.1} ms | {:.1} ms |",
             r.algorithm,
             r.subtrees,
+            r.device_subtrees,
             r.messages,
             si(rate),
             r.transfer_ms,

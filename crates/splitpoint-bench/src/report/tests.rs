@@ -7,7 +7,7 @@ use super::*;
 use crate::BenchOptions;
 use crate::runner::Verdict;
 use crate::suite::Suite;
-use splitpoint_games::registry::GPU;
+use splitpoint_games::registry::{GPU, GpuSplit};
 
 fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Measurement {
     Measurement {
@@ -29,6 +29,7 @@ fn search(algorithm: Algorithm, threads: usize, seconds: f64, nodes: u64) -> Mea
         messages: 0,
         message_bytes: 0,
         work_sent: 0,
+        device_subtrees: 0,
         transfer_micros: 0,
         device_micros: 0,
         found_best: None,
@@ -253,28 +254,40 @@ fn the_default_rows_are_marked() {
 /// throughput and the time split, with the device named.
 #[test]
 fn the_gpu_row_gets_its_profile() {
-    let configs = [Config::new(Algorithm::Serial, 1), Config::on_gpu(0)];
+    let configs = [
+        Config::new(Algorithm::Serial, 1),
+        Config::on_gpu(0, GpuSplit::Balanced),
+    ];
     let gpu = Measurement {
         algorithm: GPU.to_string(),
         messages: 40,
-        work_sent: 300,
+        work_sent: 30,
+        device_subtrees: 300,
         transfer_micros: 5_000,
         device_micros: 150_000,
         ..search(Algorithm::PvSplit, 1, 0.2, 5000)
     };
     let measurements = vec![search(Algorithm::Serial, 1, 0.4, 1000), gpu];
     let rows = rows(&configs, &measurements, &[], 1, 2, load_limit(2, 1));
-    assert_eq!((rows[1].algorithm.as_str(), rows[1].subtrees), (GPU, 300));
+    assert_eq!(
+        (
+            rows[1].algorithm.as_str(),
+            rows[1].subtrees,
+            rows[1].device_subtrees
+        ),
+        (GPU, 30, 300)
+    );
     let mut options = options();
     options.gpu = Some(crate::GpuDevice {
         index: 0,
         name: "PoCL / test device".to_string(),
+        splits: vec![GpuSplit::Balanced],
     });
     let table = markdown(&options, 2, &rows, &[], &measurements);
     assert!(table.contains("Device: PoCL / test device."), "{table}");
-    // 300 subtrees in 40 launches; 300 in 0.15 s of kernel time.
+    // 30 pieces, 300 subtrees in 40 launches; 300 in 0.15 s of kernel time.
     assert!(
-        table.contains("| gpu | 300 | 40 | 7.5 | 2.0k | 5.0 ms | 150.0 ms | 200.0 ms |"),
+        table.contains("| gpu | 30 | 300 | 40 | 7.5 | 2.0k | 5.0 ms | 150.0 ms | 200.0 ms |"),
         "{table}"
     );
     let cpu_only = markdown(&options, 2, &rows[..1], &[], &measurements[..1]);

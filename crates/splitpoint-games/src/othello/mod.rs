@@ -31,6 +31,7 @@ mod eval;
 mod ffo;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+mod gpu_split;
 mod patterns;
 mod stability;
 pub mod train;
@@ -39,6 +40,7 @@ pub use board::{Othello, OthelloMove, flips, last_flip_count, mobility};
 pub use endgame::{OthelloExact, SOLVE_EMPTIES, last_move_nodes, ordering_nodes};
 pub use eval::OthelloEval;
 pub use ffo::{FfoPosition, ffo_positions};
+pub use gpu_split::GpuSplit;
 pub use patterns::{
     FEATURES, OthelloMidgame, OthelloPatterns, PATTERNS, Pattern, STAGE_WEIGHTS, STAGES, Weights,
     features, stage_empties, stage_of, symmetry_classes,

@@ -1,10 +1,14 @@
-//! Endgames solved with the device searching the frontier's subtrees in
-//! wide launches: `solve --algorithm gpu` (one position, or a file of them
-//! with `--file F`).
+//! Searches with the device searching the frontier's subtrees in wide
+//! launches: endgames solved by `solve --algorithm gpu` (one position, or a
+//! file of them with `--file F`: [`solve_batch`]), and every piece of work
+//! PV splitting hands the device under `--algorithm gpu` (the midgame's
+//! depth-limited searches among them: [`search_batch`]).
 //!
-//! Each position is searched on the host down to a *frontier* by empty
-//! squares; the nodes at the frontier are the device's subtrees, solved to
-//! the end of the game by the `search` kernel, one work-item each. Above
+//! Each root is searched on the host down to a *frontier*: by empty
+//! squares for a search to the game's end, and by plies left for one a
+//! depth stops ([`BatchConfig::device_depth`]); the nodes at the frontier
+//! are the device's subtrees, searched by the `search` kernel in their
+//! window to their depth, one work-item each. Above
 //! the frontier the host runs a Young Brothers Wait search of resumable
 //! *tasks*, one a node: a task searches its eldest child first, in its own
 //! window; once that is done, every younger brother starts at once, in a
@@ -32,8 +36,10 @@
 //!
 //! A task's value is the best of its children's results, so a fail-low
 //! value is an upper bound and a fail-high one a lower bound, as serial
-//! fail-soft search gives, though not always the same numbers; the root's
-//! window is the whole range, so its score is exact. Nothing ties a task
+//! fail-soft search gives, though not always the same numbers; a solved
+//! position's window is the whole range, so its score is exact, and a
+//! root in a narrower window (PV splitting's pieces) gets a fail-soft
+//! bound of the right side, exact inside the window. Nothing ties a task
 //! to a position but the record it reports to: every position of a batch
 //! (up to [`BatchConfig::in_flight`] at once, the next starting as one
 //! ends) feeds the same queue. [`BatchConfig::max_tasks`] bounds the
@@ -53,8 +59,8 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use splitpoint::{Evaluator, Game, MoveList};
 
-use super::{DeviceEval, Gpu, GpuError, LaunchTimes, MAX_EMPTIES, Searched, Subtree};
-use crate::othello::{Othello, OthelloExact, OthelloMove, mobility, ordering_nodes};
+use super::{DeviceEval, Gpu, GpuError, LaunchTimes, MAX_EMPTIES, MAX_FRAMES, Searched, Subtree};
+use crate::othello::{GpuSplit, Othello, OthelloEval, OthelloExact, OthelloMove, ordering_nodes};
 
 /// How the positions' trees are split between the host and the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +73,12 @@ pub struct BatchConfig {
     /// positions are split further on the host (at most
     /// [`MAX_EMPTIES`](super::MAX_EMPTIES)).
     pub device_empties: u32,
+    /// The most plies a depth-limited subtree for the device may have (a
+    /// midgame search's): a root searched `d` plies sends the device
+    /// subtrees of `d - host_plies` plies, or fewer (at most
+    /// [`MAX_FRAMES`](super::MAX_FRAMES)). Searches to the game's end split
+    /// by `device_empties` alone.
+    pub device_depth: u32,
     /// The most subtrees one launch carries (a bigger queue is split).
     pub max_batch: usize,
     /// The most positions searched at once.
@@ -84,17 +96,39 @@ pub struct BatchConfig {
 }
 
 impl Default for BatchConfig {
-    /// Two plies on the host, subtrees of at most 12 empties, launches of
-    /// up to 65,536 subtrees from up to 16,384 positions at once, and up to
-    /// 262,144 host tasks open.
+    /// Two plies on the host, subtrees of at most 12 empties (or 4 plies),
+    /// launches of up to 65,536 subtrees from up to 16,384 positions at
+    /// once, and up to 262,144 host tasks open.
     fn default() -> Self {
         BatchConfig {
             host_plies: 2,
             device_empties: 12,
+            device_depth: 4,
             max_batch: 1 << 16,
             in_flight: 1 << 14,
             max_tasks: 1 << 18,
             cut_wait: CUT_WAIT,
+        }
+    }
+}
+
+impl BatchConfig {
+    /// The split of the gpu algorithm's pieces of work ([`GpuSplit`]): the
+    /// default's settings but for how far the host goes and how wide it
+    /// starts younger brothers. A depth-limited piece is split by
+    /// `host_plies` alone (its subtrees as deep as the kernel's stack
+    /// allows), except in the wide split.
+    pub fn pieces(split: GpuSplit) -> Self {
+        let (host_plies, device_depth, cut_wait) = match split {
+            GpuSplit::Narrow => (0, MAX_FRAMES as u32, 1),
+            GpuSplit::Balanced => (2, MAX_FRAMES as u32, 3),
+            GpuSplit::Wide => (2, 4, 1),
+        };
+        BatchConfig {
+            host_plies,
+            device_depth,
+            cut_wait,
+            ..BatchConfig::default()
         }
     }
 }
@@ -194,19 +228,65 @@ pub fn solve_batch(
     gpu: &mut Gpu,
     positions: &[Othello],
     config: &BatchConfig,
+    done: impl FnMut(usize),
+) -> Result<(Vec<Solved>, BatchStats), GpuError> {
+    let roots: Vec<Subtree> = positions
+        .iter()
+        .map(|&pos| Subtree {
+            pos,
+            depth: 2 * pos.empty_count() as i32,
+            ply: 0,
+            alpha: -65,
+            beta: 65,
+        })
+        .collect();
+    search_batch(gpu, &roots, DeviceEval::Exact, config, done)
+}
+
+/// Searches every root of `roots` in its window to its depth, scored as
+/// `eval` scores (the value `splitpoint::oracle::negamax` defines, counting
+/// a finished game's distance from each root's `ply`), with the device
+/// searching the frontier's subtrees (see the module doc); `done` as for
+/// [`solve_batch`]. Fail-soft: a score at or below a root's alpha is an
+/// upper bound, at or above its beta a lower bound, exact between. What
+/// `--algorithm gpu` runs for every piece of PV splitting's work.
+///
+/// # Errors
+/// A message when the device fails (the roots are then unsearched), or
+/// when a root scored as the solver scores stops before the game's end:
+/// the kernel's midgame score is the hand-set evaluation's, not the
+/// solver's patterns, so only finished games score alike there.
+pub fn search_batch(
+    gpu: &mut Gpu,
+    roots: &[Subtree],
+    eval: DeviceEval,
+    config: &BatchConfig,
     mut done: impl FnMut(usize),
 ) -> Result<(Vec<Solved>, BatchStats), GpuError> {
+    if eval == DeviceEval::Exact
+        && let Some(short) = roots.iter().find(|r| !r.to_the_end())
+    {
+        return Err(GpuError(format!(
+            "the device scores the solver's positions only to the game's end: not {} plies \
+             with {} empties",
+            short.depth,
+            short.pos.empty_count()
+        )));
+    }
     let start = Instant::now();
     let device_empties = config.device_empties.min(MAX_EMPTIES);
+    let device_depth = config.device_depth.min(MAX_FRAMES as u32) as i32;
     let mut forest = Forest {
         stats: BatchStats {
             lanes: gpu.lanes() as u64,
             ..BatchStats::default()
         },
+        eval,
         max_tasks: config.max_tasks.max(1),
         cut_wait: config.cut_wait.max(1),
         ..Forest::default()
     };
+    let positions = roots;
     forest.records.reserve(positions.len());
     let mut current = Queue::default();
     let mut batch: Vec<Subtree> = Vec::new();
@@ -220,17 +300,34 @@ pub fn solve_batch(
         // would reach the device), and every result so far is folded in.
         loop {
             while next < positions.len() && open < in_flight {
-                let pos = positions[next];
-                let frontier = pos
-                    .empty_count()
+                let root = positions[next];
+                let empties = root.pos.empty_count();
+                let frontier_empties = empties
                     .saturating_sub(config.host_plies)
                     .min(device_empties);
+                // A search to the game's end splits by empties alone.
+                let frontier_depth = if root.to_the_end() {
+                    i32::MIN
+                } else {
+                    (root.depth - config.host_plies as i32).clamp(0, device_depth)
+                };
                 forest.records.push(Record {
-                    frontier,
+                    frontier_empties,
+                    frontier_depth,
                     ..Record::default()
                 });
-                let root = Asker::Root(next as u32);
-                forest.open(pos, -65, 65, root, next as u32, Kind::Pv);
+                let kind = if root.beta - root.alpha > 1 {
+                    Kind::Pv
+                } else {
+                    Kind::Cut
+                };
+                let node = Node {
+                    pos: root.pos,
+                    depth: root.depth,
+                    ply: root.ply,
+                };
+                let asker = Asker::Root(next as u32);
+                forest.open(node, root.alpha, root.beta, asker, next as u32, kind);
                 next += 1;
                 open += 1;
             }
@@ -275,7 +372,7 @@ pub fn solve_batch(
             if batch.is_empty() {
                 continue;
             }
-            gpu.search_into(&batch, DeviceEval::Exact, &mut searched)?;
+            gpu.search_into(&batch, eval, &mut searched)?;
             let stats = &mut forest.stats;
             stats.launches += 1;
             stats.subtrees += batch.len() as u64;
@@ -372,13 +469,13 @@ struct Queue {
 }
 
 impl Queue {
-    fn push(&mut self, asker: Asker, position: u32, pos: Othello, alpha: i32, beta: i32) {
+    fn push(&mut self, asker: Asker, position: u32, node: Node, alpha: i32, beta: i32) {
         self.subtrees.push(Subtree {
-            pos,
-            // Every line reaches the game's end: a move or a pass per ply,
-            // never two passes running.
-            depth: 2 * pos.empty_count() as i32,
-            ply: 0,
+            pos: node.pos,
+            // No game lasts longer: a move or a pass per ply, never two
+            // passes running. A search to the end stays one.
+            depth: node.depth.min(2 * node.pos.empty_count() as i32),
+            ply: node.ply,
             alpha,
             beta,
         });
@@ -391,11 +488,33 @@ impl Queue {
     }
 }
 
-/// One position's bookkeeping.
-#[derive(Clone, Copy, Debug, Default)]
+/// A position to search, with its plies left and its distance from its
+/// search's root (finished games score by it, as the evaluator says).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    pos: Othello,
+    depth: i32,
+    ply: u32,
+}
+
+impl Node {
+    fn child(&self, mv: OthelloMove) -> Node {
+        Node {
+            pos: self.pos.play(mv),
+            depth: self.depth - 1,
+            ply: self.ply + 1,
+        }
+    }
+}
+
+/// One root's bookkeeping.
+#[derive(Clone, Copy, Debug)]
 struct Record {
-    /// Subtrees of at most this many empties go to the device.
-    frontier: u32,
+    /// Nodes of at most this many empties go to the device …
+    frontier_empties: u32,
+    /// … and so do those with at most this many plies left (`i32::MIN`
+    /// for a search to the game's end).
+    frontier_depth: i32,
     /// Its score and move, once known.
     answer: Option<(i32, Option<OthelloMove>)>,
     host_nodes: u64,
@@ -405,6 +524,23 @@ struct Record {
     launches: u64,
     last_launch: u64,
     latency: Duration,
+}
+
+impl Default for Record {
+    fn default() -> Self {
+        Record {
+            frontier_empties: 0,
+            frontier_depth: i32::MIN,
+            answer: None,
+            host_nodes: 0,
+            ordering_nodes: 0,
+            device_nodes: 0,
+            subtrees: 0,
+            launches: 0,
+            last_launch: 0,
+            latency: Duration::ZERO,
+        }
+    }
 }
 
 /// [`BatchConfig::cut_wait`]'s default.
@@ -439,7 +575,7 @@ const NO_TASK: u32 = u32::MAX;
 /// searched in, from the task's view, and its own task when it has one.
 #[derive(Clone, Copy, Debug)]
 struct Child {
-    high: i8,
+    high: i32,
     task: u32,
 }
 
@@ -454,7 +590,7 @@ struct Task {
     position: u32,
     /// Where its value goes.
     asker: Asker,
-    pos: Othello,
+    node: Node,
     alpha: i32,
     beta: i32,
     /// The best result folded in (fail-soft), and its move.
@@ -479,6 +615,8 @@ struct Task {
 struct Forest {
     tasks: Vec<Task>,
     free: Vec<u32>,
+    /// How every root of the batch scores positions.
+    eval: DeviceEval,
     /// Tasks waiting for room to start more children, the newest (the
     /// deepest of the latest line) last: it resumes first, so a full
     /// arena drains depth first instead of opening new lines near the
@@ -509,44 +647,43 @@ impl Forest {
         }
     }
 
-    /// Starts the search of `pos` in `(alpha, beta)` for `asker`: a finished
-    /// game answers at once, a frontier node joins the queue, anything else
-    /// becomes a task whose eldest child starts at once (and so on down
-    /// its eldest line).
-    fn open(
-        &mut self,
-        pos: Othello,
-        alpha: i32,
-        beta: i32,
-        asker: Asker,
-        position: u32,
-        kind: Kind,
-    ) {
-        let (mut pos, mut alpha, mut beta, mut asker, mut kind) = (pos, alpha, beta, asker, kind);
+    /// Starts the search of `node` in `(alpha, beta)` for `asker`: a
+    /// finished game answers at once, a frontier node joins the queue,
+    /// anything else becomes a task whose eldest child starts at once (and
+    /// so on down its eldest line).
+    fn open(&mut self, node: Node, alpha: i32, beta: i32, asker: Asker, position: u32, kind: Kind) {
+        let (mut node, mut alpha, mut beta, mut asker, mut kind) = (node, alpha, beta, asker, kind);
         loop {
             let record = &mut self.records[position as usize];
-            let (p, o) = (pos.player(), pos.opponent());
-            if mobility(p, o) == 0 && mobility(o, p) == 0 {
+            if let Some(outcome) = node.pos.outcome() {
                 record.host_nodes += 1;
+                let value = match self.eval {
+                    DeviceEval::Midgame => {
+                        OthelloEval.terminal_score(&node.pos, outcome, node.ply as usize)
+                    }
+                    DeviceEval::Exact => node.pos.final_score(),
+                };
                 self.events.push(Event {
                     asker,
-                    value: pos.final_score(),
+                    value,
                     best_move: None,
                 });
                 return;
             }
-            if pos.empty_count() <= record.frontier {
-                self.queue.push(asker, position, pos, alpha, beta);
+            if node.pos.empty_count() <= record.frontier_empties
+                || node.depth <= record.frontier_depth
+            {
+                self.queue.push(asker, position, node, alpha, beta);
                 return;
             }
             record.host_nodes += 1;
-            let t = self.allocate(pos, alpha, beta, asker, position, kind);
+            let t = self.allocate(node, alpha, beta, asker, position, kind);
             if let Asker::Child { task, child, .. } = asker {
                 self.tasks[task as usize].children[child as usize].task = t;
             }
             let task = &mut self.tasks[t as usize];
             task.children[0] = Child {
-                high: beta as i8,
+                high: beta,
                 task: NO_TASK,
             };
             task.outstanding = 1;
@@ -557,14 +694,14 @@ impl Forest {
                 generation: task.generation,
                 child: 0,
             };
-            (pos, alpha, beta) = (task.pos.play(task.moves[0]), -beta, -alpha);
+            (node, alpha, beta) = (task.node.child(task.moves[0]), -beta, -alpha);
         }
     }
 
-    /// A task for `pos`, in a free slot of the arena or a new one.
+    /// A task for `node`, in a free slot of the arena or a new one.
     fn allocate(
         &mut self,
-        pos: Othello,
+        node: Node,
         alpha: i32,
         beta: i32,
         asker: Asker,
@@ -582,7 +719,7 @@ impl Forest {
                     live: false,
                     position,
                     asker,
-                    pos,
+                    node,
                     alpha,
                     beta,
                     best: i32::MIN,
@@ -605,14 +742,14 @@ impl Forest {
         task.live = true;
         task.position = position;
         task.asker = asker;
-        task.pos = pos;
+        task.node = node;
         (task.alpha, task.beta) = (alpha, beta);
         (task.best, task.best_move) = (i32::MIN, None);
         task.moves.clear();
         // The solver's ordering counts its shallow searches in a counter
         // of the whole program: this one's share is the difference.
         let before = ordering_nodes();
-        order_moves(&pos, &mut task.moves);
+        order_moves(self.eval, &node.pos, &mut task.moves);
         self.records[position as usize].ordering_nodes += ordering_nodes() - before;
         task.kind = kind;
         (task.next, task.deferred) = (0, false);
@@ -639,11 +776,11 @@ impl Forest {
     fn start_child(&mut self, t: u32, i: usize, low: i32, high: i32) {
         let task = &mut self.tasks[t as usize];
         task.children[i] = Child {
-            high: high as i8,
+            high,
             task: NO_TASK,
         };
         task.outstanding += 1;
-        let child = task.pos.play(task.moves[i]);
+        let child = task.node.child(task.moves[i]);
         let asker = Asker::Child {
             task: t,
             generation: task.generation,
@@ -719,7 +856,7 @@ impl Forest {
     fn fold(&mut self, t: u32, i: usize, s: i32) {
         let task = &mut self.tasks[t as usize];
         task.outstanding -= 1;
-        let high = task.children[i].high as i32;
+        let high = task.children[i].high;
         task.children[i].task = NO_TASK;
         let alpha_before = task.alpha.max(task.best);
         if s > task.best {
@@ -804,15 +941,19 @@ impl Forest {
     }
 }
 
-/// `pos`'s moves in the CPU solver's order ([`OthelloExact`]'s keys:
-/// fastest first with parity, and far from the end a shallow search's
-/// score), the best first.
-fn order_moves(pos: &Othello, out: &mut ArrayVec<OthelloMove, MAX_CHILDREN>) {
+/// `pos`'s moves in the CPU search's order for `eval`, the best first: the
+/// solver's ([`OthelloExact`]'s keys: fastest first with parity, and far
+/// from the end a shallow search's score) or the midgame's
+/// ([`OthelloEval`]'s).
+fn order_moves(eval: DeviceEval, pos: &Othello, out: &mut ArrayVec<OthelloMove, MAX_CHILDREN>) {
     let mut moves: MoveList<OthelloMove> = MoveList::new();
     pos.generate_moves(&mut moves);
     let mut keys = [0i32; MAX_CHILDREN];
     let keys = &mut keys[..moves.len()];
-    OthelloExact.order_moves(pos, &moves, keys);
+    match eval {
+        DeviceEval::Exact => OthelloExact.order_moves(pos, &moves, keys),
+        DeviceEval::Midgame => OthelloEval.order_moves(pos, &moves, keys),
+    }
     let mut keyed: ArrayVec<(i32, OthelloMove), MAX_CHILDREN> = ArrayVec::new();
     keyed.extend(keys.iter().copied().zip(moves.iter().copied()));
     // Stable: equal keys keep the generator's order, so the search is the

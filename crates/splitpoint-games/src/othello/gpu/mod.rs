@@ -28,7 +28,7 @@ use super::Othello;
 mod batch;
 mod transport;
 
-pub use batch::{BatchConfig, BatchStats, Solved, solve_batch};
+pub use batch::{BatchConfig, BatchStats, Solved, search_batch, solve_batch};
 pub use transport::{GpuTransport, Offload, SLOTS};
 
 const SOURCE: &str = include_str!("othello.cl");
@@ -448,14 +448,17 @@ pub const MAX_EMPTIES: u32 = MAX_FRAMES as u32 / 2;
 
 /// Which evaluator the kernel scores positions with: the same scores as
 /// the CPU's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(i32)]
 pub enum DeviceEval {
     /// [`OthelloEval`](super::OthelloEval): the heuristic midgame score,
     /// finished games as wins and losses by distance.
     Midgame = 0,
-    /// [`OthelloExact`](super::OthelloExact): the midgame score in discs,
-    /// finished games by their final score.
+    /// [`OthelloExact`](super::OthelloExact) to the game's end: finished
+    /// games by their final score (the default: the solver's). Its midgame
+    /// score in discs is the hand-set evaluation's, not the solver's
+    /// patterns: a search stopped by a depth scores apart from the CPU's.
+    #[default]
     Exact = 1,
 }
 
@@ -480,6 +483,12 @@ impl Subtree {
     /// to the depth or the game's end, whichever comes first.
     pub fn fits(&self) -> bool {
         self.depth.min(2 * self.pos.empty_count() as i32) <= MAX_FRAMES
+    }
+
+    /// Whether every line of the search reaches the game's end: a game
+    /// lasts at most a move and a pass per empty square.
+    pub fn to_the_end(&self) -> bool {
+        self.depth >= 2 * self.pos.empty_count() as i32
     }
 }
 

@@ -5,10 +5,17 @@
 //! node's younger brothers to slaves as [`Work`] and folds their
 //! [`Report`]s in. [`GpuTransport`] is a transport whose slaves are the
 //! device: work is collected, not sent, and when the master next looks for
-//! results every piece collected is searched in one launch, one work-item
-//! per move (the seed's PV splitting on a GPU). The master's proof of
+//! results every piece collected is searched together by the batch search
+//! ([`search_batch`]): each piece's tree is split on the host down to a
+//! frontier, and the frontier's subtrees of every piece go to the device
+//! in wide launches, one work-item each (where the seed's PV splitting on
+//! a GPU launched one work-item per piece). How far the host goes is the
+//! transport's [`BatchConfig`] ([`BatchConfig::pieces`]: `gpu-narrow`,
+//! `gpu`, `gpu-wide`): the wider, the more subtrees a launch and the more
+//! nodes, since younger brothers start before their elders' bounds are
+//! known. The master's proof of
 //! exactness holds unchanged, because each report is what a slave's
-//! search would give:
+//! fail-soft search would give:
 //!
 //! - a null window at the frame's alpha first (the serial move loop's
 //!   young-brother search), and for the moves that fail high below beta a
@@ -18,7 +25,8 @@
 //!   it, answered as incomplete;
 //! - the kernel scores as the CPU's evaluator does ([`DeviceEval`], chosen
 //!   by the evaluator's type), and the few subtrees too deep for the
-//!   kernel's stack are searched on the host with the same definition.
+//!   batch search splits every piece until its subtrees fit the kernel's
+//!   stack.
 //!
 //! If the device fails mid-search the batch is searched on the host, the
 //! search stays exact, and [`GpuTransport::error`] says what happened.
@@ -31,7 +39,7 @@ use std::time::Duration;
 use splitpoint::cluster::{Order, Report, Transport, Work};
 use splitpoint::{Evaluator, Game, MoveList, Score, Stats};
 
-use super::{DeviceEval, Gpu, GpuError, LaunchTimes, Subtree};
+use super::{BatchConfig, DeviceEval, Gpu, GpuError, Subtree, search_batch};
 use crate::othello::{Othello, OthelloEval, OthelloExact, OthelloMove};
 
 /// How many pieces of work the master may hand out at once: more than any
@@ -43,6 +51,8 @@ pub const SLOTS: usize = 256;
 pub struct GpuTransport<E> {
     eval: E,
     kind: DeviceEval,
+    /// How the batch search splits each piece between host and device.
+    config: BatchConfig,
     state: Mutex<State>,
 }
 
@@ -67,10 +77,16 @@ pub struct Offload {
     pub launches: u64,
     /// Subtrees searched on the device (a re-search counts again).
     pub subtrees: u64,
-    /// Subtrees too deep for the kernel, searched on the host.
+    /// Pieces of work searched on the host: the solver's stopped by a depth
+    /// (its presearch), and all of them once the device failed.
     pub host_subtrees: u64,
-    /// Positions the device visited.
+    /// Positions visited: the device's, and the host's above the frontier.
     pub nodes: u64,
+    /// Of `nodes`, the host's above the frontier.
+    pub host_nodes: u64,
+    /// Queued subtrees a cutoff inside a piece made useless before their
+    /// launch, and results of launched ones it dropped.
+    pub aborted: u64,
     /// Bytes up and down.
     pub bytes: u64,
     /// Positions up and results down.
@@ -80,12 +96,14 @@ pub struct Offload {
 }
 
 impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
-    /// The device `gpu` searching with `eval`'s scores.
+    /// The device `gpu` searching with `eval`'s scores, each piece of work
+    /// split between host and device as `config` says
+    /// ([`BatchConfig::pieces`]).
     ///
     /// # Errors
     /// A message when the kernel has no copy of `eval`: it knows
     /// [`OthelloEval`] and [`OthelloExact`].
-    pub fn new(gpu: Gpu, eval: E) -> Result<Self, GpuError> {
+    pub fn new(gpu: Gpu, eval: E, config: BatchConfig) -> Result<Self, GpuError> {
         let kind = if TypeId::of::<E>() == TypeId::of::<OthelloEval>() {
             DeviceEval::Midgame
         } else if TypeId::of::<E>() == TypeId::of::<OthelloExact>() {
@@ -99,6 +117,7 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
         Ok(GpuTransport {
             eval,
             kind,
+            config,
             state: Mutex::new(State {
                 gpu,
                 pending: Vec::new(),
@@ -172,34 +191,35 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
         }
     }
 
-    /// Each subtree's score and best move: on the device where it fits, on
-    /// the host where it does not (or where the device failed).
+    /// Each subtree's fail-soft score and best move, by the batch search
+    /// (on the host alone where the device failed).
     fn search(&self, state: &mut State, batch: &[Subtree]) -> Vec<(Score, Option<OthelloMove>)> {
-        let (fit, deep): (Vec<usize>, Vec<usize>) =
-            (0..batch.len()).partition(|&i| batch[i].fits());
         let mut out = vec![(0, None); batch.len()];
-        let on_device: Vec<Subtree> = fit.iter().map(|&i| batch[i]).collect();
-        let mut on_host = deep;
-        if !on_device.is_empty() {
-            match state.gpu.search(&on_device, self.kind) {
-                Ok(searched) => {
+        // The solver's scores stopped by a depth (its presearch) are the
+        // patterns', which the kernel lacks: those pieces stay on the host.
+        let (device, host): (Vec<usize>, Vec<usize>) = (0..batch.len())
+            .partition(|&i| self.kind == DeviceEval::Midgame || batch[i].to_the_end());
+        let mut on_host = host;
+        let pieces: Vec<Subtree> = device.iter().map(|&i| batch[i]).collect();
+        if !pieces.is_empty() {
+            match search_batch(&mut state.gpu, &pieces, self.kind, &self.config, |_| {}) {
+                Ok((searched, stats)) => {
                     let o = &mut state.offload;
-                    o.launches += 1;
-                    o.subtrees += on_device.len() as u64;
-                    o.nodes += searched.nodes.iter().sum::<u64>();
-                    // Up: two words of position and four ints; down: two
-                    // ints and a word.
-                    o.bytes += on_device.len() as u64 * (16 + 16 + 16);
-                    let LaunchTimes { transfer, kernel } = searched.times;
-                    o.transfer += transfer;
-                    o.kernel += kernel;
-                    for (k, &i) in fit.iter().enumerate() {
-                        out[i] = (searched.scores[k], device_move(searched.best_moves[k]));
+                    o.launches += stats.launches;
+                    o.subtrees += stats.subtrees;
+                    o.nodes += stats.host_nodes + stats.device_nodes;
+                    o.host_nodes += stats.host_nodes;
+                    o.aborted += stats.aborted + stats.dropped;
+                    o.bytes += stats.bytes;
+                    o.transfer += stats.transfer;
+                    o.kernel += stats.kernel;
+                    for (&i, s) in device.iter().zip(searched) {
+                        out[i] = (s.score, s.best_move);
                     }
                 }
                 Err(e) => {
                     state.error.get_or_insert(e);
-                    on_host.extend(fit);
+                    on_host.extend(device);
                 }
             }
         }
@@ -219,15 +239,6 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
             state.offload.nodes += nodes;
         }
         out
-    }
-}
-
-/// The kernel's move code as a move.
-fn device_move(code: i32) -> Option<OthelloMove> {
-    match code {
-        64 => Some(OthelloMove::PASS),
-        0..=63 => OthelloMove::from_square(code as u8),
-        _ => None,
     }
 }
 
@@ -337,6 +348,7 @@ impl<E: Evaluator<Othello> + 'static> Transport<Othello> for GpuTransport<E> {
             nodes: o.nodes,
             messages: o.launches,
             launches: o.launches,
+            device_subtrees: o.subtrees,
             message_bytes: o.bytes,
             transfer_micros: o.transfer.as_micros() as u64,
             device_micros: o.kernel.as_micros() as u64,
