@@ -13,9 +13,10 @@ Needs a build with the gpu feature (`cargo build --release --features gpu
   (--oracle, PV splitting);
 - `selfplay --a serial:1 --b gpu:1`: CPU-CPU, CPU-GPU, GPU-CPU and GPU-GPU
   games identical move by move;
-- `bench --algos serial,gpu`: a gpu row with every answer serial's, the
-  device's name, subtrees, launches, transfer and kernel time, and a gpu
-  line in the time-against-depth series;
+- `bench --algos serial,gpu-narrow,gpu,gpu-wide`: a row a split with
+  every answer serial's, the device's name, pieces, subtrees, launches,
+  transfer and kernel time, and a line in the time-against-depth series;
+  each piece in more subtrees the wider the split;
 - bad uses end with status 2 and a message: gpu on chess, gpu on 2 threads.
 
 Usage: scripts/gpu_check.py [--bin target/release/splitpoint]
@@ -108,21 +109,30 @@ def check_selfplay(bin_):
 
 
 def check_bench(bin_):
+    splits = ("gpu-narrow", "gpu", "gpu-wide")
     with tempfile.TemporaryDirectory() as out:
-        run([bin_, "bench", "--algos", "serial,gpu", "--threads", "1", "--runs", "1",
-             "--quiet", "--out", out])
+        run([bin_, "bench", "--algos", "serial," + ",".join(splits), "--threads", "1",
+             "--runs", "1", "--quiet", "--out", out])
         with open(f"{out}/results.json") as f:
             report = json.load(f)
     rows = {r["algorithm"]: r for r in report["rows"]}
-    gpu = rows.get("gpu")
-    if gpu is None or gpu["wrong"] != 0 or gpu["subtrees"] == 0 or gpu["messages"] == 0:
-        sys.exit(f"FAIL: bench: no sound gpu row: {gpu}")
-    if gpu["kernel_ms"] <= 0 or not report.get("gpu", {}).get("name"):
-        sys.exit(f"FAIL: bench: the gpu row lacks its device or times: {gpu} {report.get('gpu')}")
-    if not any(s["algorithm"] == "gpu" for s in report["time_by_depth"]):
-        sys.exit("FAIL: bench: no gpu line in time_by_depth")
-    print(f"bench: gpu row on {report['gpu']['name']}: {gpu['subtrees']} subtrees in "
-          f"{gpu['messages']} launches, kernel {gpu['kernel_ms']:.0f} ms")
+    for name in splits:
+        gpu = rows.get(name)
+        if (gpu is None or gpu["wrong"] != 0 or gpu["subtrees"] == 0 or gpu["messages"] == 0
+                or gpu["device_subtrees"] == 0):
+            sys.exit(f"FAIL: bench: no sound {name} row: {gpu}")
+        if gpu["kernel_ms"] <= 0 or not report.get("gpu", {}).get("name"):
+            sys.exit(f"FAIL: bench: the {name} row lacks its device or times: {gpu} "
+                     f"{report.get('gpu')}")
+        if not any(s["algorithm"] == name for s in report["time_by_depth"]):
+            sys.exit(f"FAIL: bench: no {name} line in time_by_depth")
+        print(f"bench: {name} row on {report['gpu']['name']}: {gpu['subtrees']} pieces, "
+              f"{gpu['device_subtrees']} subtrees in {gpu['messages']} launches, "
+              f"kernel {gpu['kernel_ms']:.0f} ms")
+    # Each piece split into more subtrees the wider the split.
+    per_piece = [rows[n]["device_subtrees"] / rows[n]["subtrees"] for n in splits]
+    if not per_piece[0] < per_piece[1] < per_piece[2]:
+        sys.exit(f"FAIL: bench: subtrees a piece, narrow to wide: {per_piece}")
 
 
 def check_refusals(bin_):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Othello on an OpenCL device, end to end: builds with the gpu feature,
 # checks the kernels against the CPU (gpu-info --check), solves FFO #40-#44
-# with the batch solver (each score checked against the known one), and
+# with the batch solver (each score checked against the known one), runs
+# the midgame suite with each split of pv-split's pieces (bench), and
 # writes the throughput tables (scripts/gpu_tables.py: the batch solver
 # beside the CPU solver at 1 and 2 threads, by empties, with a plot) under
 # OUTDIR. Made for a lent machine with an NVIDIA GPU (its driver ships an
@@ -67,6 +68,16 @@ if [ -z "$REDUCED" ]; then
     fi
   done
 fi
+
+# Inside one search: the midgame suite by pv-split with the device as its
+# slaves, each piece split three ways (narrow: a work-item a piece; gpu:
+# two plies on the host; wide: down to four plies from the leaves), beside
+# serial; every answer checked against serial's.
+step "the midgame suite, each split of the pieces (bench)"
+MIDGAME_DEPTH=$([ -n "$REDUCED" ] && echo 8 || echo 10)
+"$BIN" bench --game othello --depth "$MIDGAME_DEPTH" --algos serial,gpu-narrow,gpu,gpu-wide \
+  --threads 1 --runs 1 --no-ceiling --gpu-device "$DEVICE" --out "$OUT/midgame" \
+  | tee "$OUT/midgame.md"
 
 step "throughput tables"
 python3 scripts/gpu_tables.py "$OUT" --bin "$BIN" $REDUCED --gpu-device "$DEVICE"
