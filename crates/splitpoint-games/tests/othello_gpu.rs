@@ -9,6 +9,7 @@
 mod common;
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use common::othello_cases;
 use common::random_othello;
@@ -16,7 +17,8 @@ use splitpoint::cluster::Slaves;
 use splitpoint::oracle::negamax;
 use splitpoint::{Algorithm, Engine, Evaluator, Game, INFINITY, Limits, perft};
 use splitpoint_games::othello::gpu::{
-    BatchConfig, DeviceEval, Gpu, GpuTransport, Solved, Subtree, devices, search_batch, solve_batch,
+    BatchConfig, DeviceEval, Gpu, GpuTransport, Solved, Subtree, devices, search_batch,
+    search_batch_until, solve_batch,
 };
 use splitpoint_games::othello::{
     GpuSplit, Othello, OthelloEval, OthelloExact, ffo_positions, oracle_limits, solve_limits,
@@ -604,4 +606,72 @@ fn one_midgame_search_fills_launches() {
         stats.subtrees,
         stats.launches
     );
+}
+
+/// A batch search whose deadline has passed launches nothing and answers
+/// only what the host settles alone (finished games); with a deadline still
+/// ahead it answers every root as `search_batch` does.
+#[test]
+fn a_passed_deadline_gives_the_batch_up() {
+    let roots: Vec<Subtree> = (0..40u64)
+        .map(|seed| Subtree {
+            pos: random_othello(seed + 5_000, 24),
+            depth: 4,
+            ply: 0,
+            alpha: -INFINITY,
+            beta: INFINITY,
+        })
+        .collect();
+    let config = BatchConfig::pieces(GpuSplit::Balanced);
+    let mut gpu = gpu();
+    let passed = Some(Instant::now());
+    let (found, stats) = search_batch_until(
+        &mut gpu,
+        &roots,
+        DeviceEval::Midgame,
+        &config,
+        passed,
+        |_| {},
+    )
+    .expect("the batch on the device");
+    assert_eq!(found.len(), roots.len());
+    assert_eq!(stats.launches, 0, "{stats:?}");
+    for (s, f) in roots.iter().zip(&found) {
+        assert_eq!(f.is_some(), s.pos.outcome().is_some(), "{:?}", s.pos);
+    }
+    let ahead = Some(Instant::now() + Duration::from_secs(3_600));
+    let (found, stats) = search_batch_until(
+        &mut gpu,
+        &roots,
+        DeviceEval::Midgame,
+        &config,
+        ahead,
+        |_| {},
+    )
+    .expect("the batch on the device");
+    assert!(stats.launches > 0);
+    for (s, f) in roots.iter().zip(&found) {
+        let f = f.expect("searched before the deadline");
+        assert_eq!(f.score, negamax_from(&s.pos, s.depth, s.ply), "{:?}", s.pos);
+    }
+}
+
+/// `--algorithm gpu` under a move time, every split: the device's work
+/// still out at the deadline is given up (answered as incomplete), and the
+/// search still ends with a legal move from a completed iteration.
+#[test]
+fn the_gpu_algorithm_keeps_a_move_time() {
+    let pos = random_othello(77, 20);
+    for split in GpuSplit::ALL {
+        let mut engine = gpu_engine(OthelloEval, split);
+        let r = engine.search(&pos, &Limits::for_time(Duration::from_millis(150)));
+        let mv = r.best_move.expect("a move");
+        let mut moves = <Othello as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        assert!(
+            moves.contains(&mv),
+            "{split:?}: {mv} is not legal in {pos:?}"
+        );
+        assert!(r.depth >= 1, "{split:?}: no iteration completed");
+    }
 }

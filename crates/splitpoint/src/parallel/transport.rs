@@ -29,7 +29,7 @@
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::driver::lock;
 use crate::game::Game;
@@ -191,6 +191,15 @@ pub trait Transport<G: Game>: Send + Sync {
     /// Dismisses a slave at the end of the search.
     fn quit(&self, slave: usize) {
         self.send_to_slave(slave, Order::Quit);
+    }
+
+    /// The search's move-time deadline, told just before
+    /// [`begin_search`](Transport::begin_search). A transport whose slaves'
+    /// work runs on the master's thread (a device) gives that work up at
+    /// the deadline and answers it as incomplete, since the master, out of
+    /// time too, stops; others need not know it.
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        let _ = deadline;
     }
 
     /// A search begins (on the master, before any work is sent); `exact`

@@ -261,8 +261,30 @@ pub fn search_batch(
     roots: &[Subtree],
     eval: DeviceEval,
     config: &BatchConfig,
-    mut done: impl FnMut(usize),
+    done: impl FnMut(usize),
 ) -> Result<(Vec<Solved>, BatchStats), GpuError> {
+    let (solved, stats) = search_batch_until(gpu, roots, eval, config, None, done)?;
+    let solved = solved
+        .into_iter()
+        .map(|s| s.expect("no deadline: every root is searched"));
+    Ok((solved.collect(), stats))
+}
+
+/// [`search_batch`] that gives up at `deadline`: no launch starts after
+/// it, and the roots not searched by then are `None` (a search out of time,
+/// as `--algorithm gpu` under a move time is, wants its answer now, not the
+/// rest of its speculation).
+///
+/// # Errors
+/// As for [`search_batch`].
+pub fn search_batch_until(
+    gpu: &mut Gpu,
+    roots: &[Subtree],
+    eval: DeviceEval,
+    config: &BatchConfig,
+    deadline: Option<Instant>,
+    mut done: impl FnMut(usize),
+) -> Result<(Vec<Option<Solved>>, BatchStats), GpuError> {
     if eval == DeviceEval::Exact
         && let Some(short) = roots.iter().find(|r| !r.to_the_end())
     {
@@ -294,7 +316,7 @@ pub fn search_batch(
     let mut searched = Searched::default();
     let in_flight = config.in_flight.max(1);
     let (mut next, mut open) = (0, 0);
-    loop {
+    'rounds: loop {
         // Step 1. Positions start while there is room, deferred tasks
         // widen while the bound allows (at least one when nothing else
         // would reach the device), and every result so far is folded in.
@@ -372,6 +394,9 @@ pub fn search_batch(
             if batch.is_empty() {
                 continue;
             }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break 'rounds;
+            }
             gpu.search_into(&batch, eval, &mut searched)?;
             let stats = &mut forest.stats;
             stats.launches += 1;
@@ -413,7 +438,7 @@ pub fn search_batch(
         current.clear();
     }
     let stats = &mut forest.stats;
-    stats.positions = positions.len() as u64;
+    stats.positions = forest.finished.len() as u64;
     stats.host_nodes = forest.records.iter().map(|r| r.host_nodes).sum();
     stats.ordering_nodes = forest.records.iter().map(|r| r.ordering_nodes).sum();
     stats.elapsed = start.elapsed();
@@ -421,8 +446,8 @@ pub fn search_batch(
         .records
         .iter()
         .map(|r| {
-            let (score, best_move) = r.answer.expect("every position was solved");
-            Solved {
+            let (score, best_move) = r.answer?;
+            Some(Solved {
                 score,
                 best_move,
                 nodes: r.host_nodes + r.device_nodes,
@@ -430,8 +455,10 @@ pub fn search_batch(
                 subtrees: r.subtrees,
                 launches: r.launches,
                 latency: r.latency,
-            }
+            })
         })
+        .chain(std::iter::repeat(None))
+        .take(positions.len())
         .collect();
     Ok((results, forest.stats))
 }

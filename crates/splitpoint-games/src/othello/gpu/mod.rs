@@ -28,7 +28,7 @@ use super::Othello;
 mod batch;
 mod transport;
 
-pub use batch::{BatchConfig, BatchStats, Solved, search_batch, solve_batch};
+pub use batch::{BatchConfig, BatchStats, Solved, search_batch, search_batch_until, solve_batch};
 pub use transport::{GpuTransport, Offload, SLOTS};
 
 const SOURCE: &str = include_str!("othello.cl");

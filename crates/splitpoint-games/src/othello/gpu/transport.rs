@@ -22,7 +22,9 @@
 //!   second launch in the full window, so that a score above alpha is exact;
 //! - a bound the master broadcasts before the launch raises the alpha of
 //!   the collected work of that frame (as a slave adopts it); a stop drops
-//!   it, answered as incomplete;
+//!   it, answered as incomplete, and so does the move time's deadline
+//!   ([`Transport::set_deadline`]) for whatever is not searched by then,
+//!   since the master stops there too;
 //! - the kernel scores as the CPU's evaluator does ([`DeviceEval`], chosen
 //!   by the evaluator's type), and the few subtrees too deep for the
 //!   batch search splits every piece until its subtrees fit the kernel's
@@ -34,12 +36,12 @@
 use std::any::TypeId;
 use std::collections::VecDeque;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use splitpoint::cluster::{Order, Report, Transport, Work};
 use splitpoint::{Evaluator, Game, MoveList, Score, Stats};
 
-use super::{BatchConfig, DeviceEval, Gpu, GpuError, Subtree, search_batch};
+use super::{BatchConfig, DeviceEval, Gpu, GpuError, Subtree, search_batch_until};
 use crate::othello::{Othello, OthelloEval, OthelloExact, OthelloMove};
 
 /// How many pieces of work the master may hand out at once: more than any
@@ -64,6 +66,9 @@ struct State {
     pending: Vec<(usize, Work<Othello>)>,
     /// Reports not yet read by the master.
     ready: VecDeque<Report<OthelloMove>>,
+    /// The search's move-time deadline: work not searched by then is
+    /// answered as incomplete.
+    deadline: Option<Instant>,
     /// This search's counts.
     offload: Offload,
     /// The first device failure (its batches then ran on the host).
@@ -122,6 +127,7 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
                 gpu,
                 pending: Vec::new(),
                 ready: VecDeque::new(),
+                deadline: None,
                 offload: Offload::default(),
                 error: None,
             }),
@@ -145,7 +151,8 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
 
     /// Searches every collected piece of work: all at a null window, then
     /// the ones that failed high below beta at the full window; each
-    /// answered in the order it was collected.
+    /// answered in the order it was collected, as incomplete where the
+    /// deadline came first.
     fn launch(&self, state: &mut State) {
         let batch = std::mem::take(&mut state.pending);
         let children: Vec<Othello> = batch.iter().map(|(_, w)| w.node.play(w.mv)).collect();
@@ -165,8 +172,8 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
         let mut found = self.search(state, &scouts);
         let again: Vec<usize> = (0..batch.len())
             .filter(|&i| {
-                let (w, s) = (&batch[i].1, -found[i].0);
-                w.alpha < s && s < w.beta
+                let w = &batch[i].1;
+                found[i].is_some_and(|(s, _)| w.alpha < -s && -s < w.beta)
             })
             .collect();
         if !again.is_empty() {
@@ -178,12 +185,13 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
                 found[i] = result;
             }
         }
-        for ((slave, work), (score, best)) in batch.into_iter().zip(found) {
+        for ((slave, work), result) in batch.into_iter().zip(found) {
+            let (score, best) = result.unwrap_or((0, None));
             state.ready.push_back(Report {
                 slave,
                 id: work.id,
                 mv: work.mv,
-                complete: true,
+                complete: result.is_some(),
                 score: -score,
                 alpha: work.alpha,
                 pv: best.into_iter().collect(),
@@ -192,9 +200,14 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
     }
 
     /// Each subtree's fail-soft score and best move, by the batch search
-    /// (on the host alone where the device failed).
-    fn search(&self, state: &mut State, batch: &[Subtree]) -> Vec<(Score, Option<OthelloMove>)> {
-        let mut out = vec![(0, None); batch.len()];
+    /// (on the host alone where the device failed); `None` where the
+    /// deadline came first.
+    fn search(
+        &self,
+        state: &mut State,
+        batch: &[Subtree],
+    ) -> Vec<Option<(Score, Option<OthelloMove>)>> {
+        let mut out = vec![None; batch.len()];
         // The solver's scores stopped by a depth (its presearch) are the
         // patterns', which the kernel lacks: those pieces stay on the host.
         let (device, host): (Vec<usize>, Vec<usize>) = (0..batch.len())
@@ -202,7 +215,8 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
         let mut on_host = host;
         let pieces: Vec<Subtree> = device.iter().map(|&i| batch[i]).collect();
         if !pieces.is_empty() {
-            match search_batch(&mut state.gpu, &pieces, self.kind, &self.config, |_| {}) {
+            let (gpu, deadline) = (&mut state.gpu, state.deadline);
+            match search_batch_until(gpu, &pieces, self.kind, &self.config, deadline, |_| {}) {
                 Ok((searched, stats)) => {
                     let o = &mut state.offload;
                     o.launches += stats.launches;
@@ -214,7 +228,7 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
                     o.transfer += stats.transfer;
                     o.kernel += stats.kernel;
                     for (&i, s) in device.iter().zip(searched) {
-                        out[i] = (s.score, s.best_move);
+                        out[i] = s.map(|s| (s.score, s.best_move));
                     }
                 }
                 Err(e) => {
@@ -226,7 +240,7 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
         for i in on_host {
             let s = &batch[i];
             let mut nodes = 0;
-            out[i] = host_search(
+            out[i] = Some(host_search(
                 &self.eval,
                 &s.pos,
                 s.depth,
@@ -234,7 +248,7 @@ impl<E: Evaluator<Othello> + 'static> GpuTransport<E> {
                 s.alpha,
                 s.beta,
                 &mut nodes,
-            );
+            ));
             state.offload.host_subtrees += 1;
             state.offload.nodes += nodes;
         }
@@ -331,6 +345,10 @@ impl<E: Evaluator<Othello> + 'static> Transport<Othello> for GpuTransport<E> {
             self.launch(&mut state);
         }
         state.ready.pop_front()
+    }
+
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        self.state().deadline = deadline;
     }
 
     fn begin_search(&self, _exact: bool) {
