@@ -236,6 +236,23 @@ fn shallow_score(child: &Othello, depth: u32, floor: Score, nodes: &mut u64) -> 
 /// (`docs/lab/2026-12-02-othello-solver-time.md`).
 const SORT_DEPTH_CUT_EXPECTED_LOW: u32 = 1;
 
+/// The deepest shallow search a node with `depth` plies left may order its
+/// moves by, besides [`SORT_DEPTH_FROM`]'s bound by empties: the children's
+/// scores with 1 to 3 plies left, `(depth - 2) / 2` plies below them from
+/// 4, none at 0. A solve's nodes have at least twice their
+/// empties left, so this binds only in the presearch ([`Limits::presearch`]),
+/// whose nodes far from the end would otherwise spend a 4-ply search on
+/// each move to order a search of a few plies: on FFO #59 (34 empties) the
+/// ordering took 1,809M of 1,842M nodes, 118M in all with the bound; on
+/// #40–#49, 1,047M nodes in all instead of 1,086M
+/// (`docs/lab/2026-12-03-othello-ffo-40-59.md`).
+///
+/// [`Limits::presearch`]: splitpoint::Limits::presearch
+#[inline]
+fn sort_depth_for_plies(depth: i32) -> Option<u32> {
+    (depth >= 1).then(|| (depth - 2).max(0) as u32 / 2)
+}
+
 /// How many discs below a node's alpha its moves' shallow searches still
 /// score them exactly (Edax's `SORT_ALPHA_DELTA`): a move worse than that
 /// is expected to fail low, and a bound places it well enough among the
@@ -279,7 +296,8 @@ impl Evaluator<Othello> for OthelloExact {
         let full = OrderNode {
             alpha: -INFINITY,
             beta: INFINITY,
-            depth: 0,
+            // No depth is known: bound the shallow searches by empties alone.
+            depth: i32::MAX,
             table_upper: None,
         };
         self.order_moves_at(pos, moves, keys, full);
@@ -303,6 +321,9 @@ impl Evaluator<Othello> for OthelloExact {
         if node.table_upper.is_some_and(|upper| upper <= node.alpha) {
             depth = depth.and_then(|d| d.checked_sub(SORT_DEPTH_CUT_EXPECTED_LOW));
         }
+        depth = depth
+            .zip(sort_depth_for_plies(node.depth))
+            .map(|(d, most)| d.min(most));
         let floor = (node.alpha.clamp(-65, 64) - SORT_ALPHA_MARGIN) * POINTS_PER_DISC;
         let mut nodes = 0;
         let (p, o) = (pos.player(), pos.opponent());
@@ -467,7 +488,7 @@ mod tests {
         let full = shares(OrderNode {
             alpha: -INFINITY,
             beta: INFINITY,
-            depth: 0,
+            depth: 44,
             table_upper: None,
         });
         let mut full_keys = vec![0; moves.len()];
@@ -502,6 +523,63 @@ mod tests {
             }
         }
         assert!(bounded > 0, "some move is only bounded");
+    }
+
+    #[test]
+    fn a_node_with_few_plies_left_orders_by_a_shallower_search() {
+        // FFO #41 (22 empties): 2 plies below each move by empties alone.
+        let pos = ffo_positions()[1].position;
+        let mut moves = <Othello as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        let parity = parity_of(pos.empties());
+        let keys_at = |depth: i32| {
+            let mut keys = vec![0; moves.len()];
+            let node = OrderNode {
+                alpha: -INFINITY,
+                beta: INFINITY,
+                depth,
+                table_upper: None,
+            };
+            OthelloExact.order_moves_at(&pos, &moves, &mut keys, node);
+            keys
+        };
+        let plain: Vec<i32> = (moves.iter())
+            .map(|&mv| OthelloExact::move_key(&pos, mv, parity))
+            .collect();
+        let with_search = |depth: u32| -> Vec<i32> {
+            (moves.iter().zip(&plain))
+                .map(|(&mv, &p)| {
+                    let theirs = -shallow_score(&pos.play(mv), depth, -shallow::INFINITE, &mut 0);
+                    p - theirs * REPLY_WEIGHT / EVAL_POINTS_PER_REPLY
+                })
+                .collect()
+        };
+        assert_eq!(keys_at(0), plain, "no ply left: no shallow search");
+        assert_eq!(
+            keys_at(1),
+            with_search(0),
+            "1 ply left: the children's scores"
+        );
+        assert_eq!(
+            keys_at(3),
+            with_search(0),
+            "3 plies left: the children's scores"
+        );
+        assert_eq!(
+            keys_at(4),
+            with_search(1),
+            "4 plies left: their best replies"
+        );
+        assert_eq!(
+            keys_at(44),
+            with_search(2),
+            "a solve's node: as its empties say"
+        );
+        assert_eq!(
+            keys_at(i32::MAX),
+            with_search(2),
+            "no depth known: as the empties say"
+        );
     }
 
     #[test]
