@@ -230,16 +230,7 @@ pub fn solve_batch(
     config: &BatchConfig,
     done: impl FnMut(usize),
 ) -> Result<(Vec<Solved>, BatchStats), GpuError> {
-    let roots: Vec<Subtree> = positions
-        .iter()
-        .map(|&pos| Subtree {
-            pos,
-            depth: 2 * pos.empty_count() as i32,
-            ply: 0,
-            alpha: -65,
-            beta: 65,
-        })
-        .collect();
+    let roots: Vec<Subtree> = positions.iter().map(|&pos| Subtree::solve(pos)).collect();
     search_batch(gpu, &roots, DeviceEval::Exact, config, done)
 }
 

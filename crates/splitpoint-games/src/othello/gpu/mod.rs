@@ -304,16 +304,7 @@ impl Gpu {
         &mut self,
         batch: &[Othello],
     ) -> Result<(Vec<i32>, Vec<u64>, LaunchTimes), GpuError> {
-        let subtrees: Vec<Subtree> = batch
-            .iter()
-            .map(|&pos| Subtree {
-                pos,
-                depth: 2 * pos.empty_count() as i32,
-                ply: 0,
-                alpha: -65,
-                beta: 65,
-            })
-            .collect();
+        let subtrees: Vec<Subtree> = batch.iter().map(|&pos| Subtree::solve(pos)).collect();
         let searched = self.search(&subtrees, DeviceEval::Exact)?;
         Ok((searched.scores, searched.nodes, searched.times))
     }
@@ -479,6 +470,17 @@ pub struct Subtree {
 }
 
 impl Subtree {
+    /// The exact solve of `pos`: to the game's end, in the widest window.
+    pub fn solve(pos: Othello) -> Self {
+        Subtree {
+            pos,
+            depth: 2 * pos.empty_count() as i32,
+            ply: 0,
+            alpha: -65,
+            beta: 65,
+        }
+    }
+
     /// Whether the kernel's stack holds this search: a frame per ply down
     /// to the depth or the game's end, whichever comes first.
     pub fn fits(&self) -> bool {
