@@ -170,6 +170,11 @@ impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
             .unwrap_or_else(|e| e.into_inner())
     }
 
+    /// When the move time runs out, if the limits give one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.limits.movetime.map(|t| self.start + t)
+    }
+
     /// A context for thread `thread`, stopping on the search's flag. Every
     /// thread watches the clock, so the move time holds when thread 0 is off
     /// its core (more threads than cores), and the node limit, which counts
@@ -180,7 +185,7 @@ impl<'a, G: Game, E: Evaluator<G>> SearchJob<'a, G, E> {
     {
         let mut ctx = SearchContext::new(self.tt, self.eval, self.stop, self.limits.exact);
         ctx.thread = thread;
-        ctx.deadline = self.limits.movetime.map(|t| self.start + t);
+        ctx.deadline = self.deadline();
         ctx.node_limit = self.limits.nodes;
         ctx.node_count = Some(&self.nodes);
         ctx.sim = self.sim.map(|s| &**s);

@@ -373,7 +373,7 @@ fn search_over<G: Game, E: Evaluator<G>>(
     on_iteration: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     let pv_split = PvSplit::new(transport, local);
-    transport.set_deadline(job.limits.movetime.map(|t| job.start + t));
+    transport.set_deadline(job.deadline());
     transport.begin_search(job.limits.exact);
     let result = lead_and_help(job, &pv_split, on_iteration);
     let remote = transport.end_search();
