@@ -343,6 +343,11 @@ fn move_text(mv: OthelloMove) -> String {
 
 /// `pos` after the move `text` ("F5", "f5", "PA"), if legal.
 fn play(pos: &Othello, text: &str) -> std::result::Result<Othello, String> {
+    Ok(pos.play(legal_move(pos, text)?))
+}
+
+/// The move `text` ("F5", "f5", "PA") in `pos`, if legal.
+pub(crate) fn legal_move(pos: &Othello, text: &str) -> std::result::Result<OthelloMove, String> {
     let text = text.trim();
     let mv = if text.eq_ignore_ascii_case("pa") {
         OthelloMove::PASS
@@ -356,7 +361,7 @@ fn play(pos: &Othello, text: &str) -> std::result::Result<Othello, String> {
     if !pos.legal_moves().contains(&mv) {
         return Err(format!("{text} is not legal here"));
     }
-    Ok(pos.play(mv))
+    Ok(mv)
 }
 
 /// The position at the end of a GGF game: its `BO[...]` start (the standard
@@ -398,6 +403,14 @@ fn parse_ggf(text: &str) -> std::result::Result<Othello, String> {
         }
     }
     Ok(pos)
+}
+
+/// `pos` as a GGF board, `BO[...]`'s value: `8`, the 64 squares ('*'
+/// black, 'O' white, '-' empty) and the side to move.
+pub(crate) fn board_text(pos: &Othello) -> String {
+    let text = pos.position_text().replace('X', "*");
+    let (squares, side) = text.split_once(' ').unwrap_or((&text, "*"));
+    format!("8 {squares} {side}")
 }
 
 /// `BO[8 <64 squares> <side>]`: '*' black, 'O' white, '-' empty.

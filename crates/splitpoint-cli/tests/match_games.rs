@@ -212,3 +212,82 @@ fn bad_match_settings_are_one_line_errors() {
         "Threads",
     ]);
 }
+
+/// `othello-match --opponent`: this program's own `nboard` run as the other
+/// engine, spoken to over the NBoard protocol like Edax.
+#[test]
+fn othello_match_plays_another_nboard_engine_to_the_end() {
+    use splitpoint_games::othello::Othello;
+    let dir = TempDir::new("othello-opponent");
+    let report_path = dir.join("match.json");
+    let opponent = format!("{} nboard", env!("CARGO_BIN_EXE_splitpoint"));
+    let out = success(&[
+        "othello-match",
+        "--a",
+        "heuristic",
+        "--opponent",
+        &opponent,
+        "--depth",
+        "2",
+        "--openings",
+        "2",
+        "--random-plies",
+        "4",
+        "--json",
+        arg(&report_path),
+    ]);
+    // The name the engine gave (`set myname`), which names its depth.
+    assert!(
+        out.contains("B = splitpoint2,"),
+        "the engine's own name: {out}"
+    );
+    let report = read_json(&report_path);
+    assert_eq!(report["b"], "splitpoint2");
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4, "two openings, each with both colours");
+    let mut points = 0.0;
+    for g in games {
+        let mut pos = Othello::start();
+        for m in g["moves"].as_array().unwrap() {
+            let mv = pos.parse_move(m.as_str().unwrap()).unwrap();
+            assert!(pos.legal_moves().contains(&mv), "{m} in {pos}");
+            pos = pos.play(mv);
+        }
+        assert!(pos.outcome().is_some(), "played to the end");
+        let black = pos.final_score() * if pos.black_to_move() { 1 } else { -1 };
+        let for_a = if g["black"] == "a" { black } else { -black };
+        assert_eq!(g["result_for_a"], for_a);
+        points += match for_a.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+    }
+    assert_eq!(report["score"].as_f64().unwrap(), points / 4.0);
+}
+
+#[test]
+fn othello_match_says_why_another_engine_cannot_play() {
+    let missing = rejected(&[
+        "othello-match",
+        "--opponent",
+        "/nonexistent/edax -nboard",
+        "--openings",
+        "1",
+    ]);
+    assert!(
+        missing.contains("--opponent: cannot start '/nonexistent/edax -nboard'"),
+        "{missing}"
+    );
+    // An engine that exits at once never answers the handshake.
+    let silent = rejected(&["othello-match", "--opponent", "true", "--openings", "1"]);
+    assert!(
+        silent.contains("--opponent: true: the engine exited"),
+        "{silent}"
+    );
+    let both = rejected(&["othello-match", "--b", "patterns", "--opponent", "true"]);
+    assert!(
+        both.contains("--opponent") && both.contains("--b"),
+        "{both}"
+    );
+}

@@ -297,20 +297,27 @@ fn read_info(line: &str, reply: &mut Reply) {
 impl Drop for UciEngine {
     fn drop(&mut self) {
         let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        end_engine(&mut self.child, self.reader.take());
+    }
+}
+
+/// Ends an engine's process once it has been told to quit: waits up to 2 s
+/// for it to exit, kills it if it has not, and joins the thread reading
+/// its lines.
+pub(crate) fn end_engine(child: &mut Child, reader: Option<JoinHandle<()>>) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
         }
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-        if let Some(reader) = self.reader.take() {
-            let _ = reader.join();
-        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if let Ok(None) = child.try_wait() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    if let Some(reader) = reader {
+        let _ = reader.join();
     }
 }
 

@@ -1,12 +1,15 @@
 //! `splitpoint othello-match`: two Othello evaluations against each other,
 //! each played by the NBoard engine (`splitpoint nboard`'s search: the set
 //! depth with the midgame evaluation, an exact solve from depth + 8 empties
-//! down), from random openings, each opening played with both colours.
+//! down), or one of them against another NBoard engine run as a child
+//! process ([`nboard_client`]), from random openings, each opening played
+//! with both colours.
 
 use std::fs;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,6 +21,14 @@ use crate::error::{Error, Result};
 use crate::nboard::Session;
 use crate::stdout;
 
+mod nboard_client;
+
+use nboard_client::NboardEngine;
+
+/// How long another engine may think over one move before the match ends
+/// with an error (it plays to a fixed depth, so it has no clock).
+const OPPONENT_MOVE_LIMIT: Duration = Duration::from_secs(600);
+
 /// Play an Othello match between two midgame evaluations
 ///
 /// Each side is the NBoard engine (`splitpoint nboard`): every move a
@@ -25,13 +36,18 @@ use crate::stdout;
 /// depth + 8 empties down, single-threaded, so a match is deterministic.
 /// The openings are --random-plies random legal moves from the start
 /// (seeded by --seed, no two alike); each is played twice, once with each
-/// side as Black. Prints every game's final disc difference from A's view
-/// and the totals (wins, draws, losses, disc sum for A); --json FILE keeps
-/// the games too.
+/// side as Black. With --opponent, B is another NBoard engine instead (Edax,
+/// NTest, ...), run as a child process and told `set depth` --depth and,
+/// before each of its moves, the position (`set game` with its board) and
+/// `go`. Prints every game's final disc difference from A's view and the
+/// totals (wins, draws, losses, disc sum for A); --json FILE keeps the games
+/// too.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint othello-match --a patterns --b heuristic --depth 6 --openings 24
-  splitpoint othello-match --a weights.bin --b patterns --json match.json")]
+  splitpoint othello-match --a weights.bin --b patterns --json match.json
+  splitpoint othello-match --a patterns --depth 8 --openings 20 \\
+      --opponent 'lEdax-x86-64-v3 -nboard -n 1 -eval-file data/eval.dat'")]
 pub struct OthelloMatchArgs {
     /// Side A's evaluation: heuristic (hand-set), patterns (the learned one,
     /// committed weights) or a weights file from `splitpoint train`
@@ -49,6 +65,11 @@ pub struct OthelloMatchArgs {
         default_value = "heuristic"
     )]
     pub b: String,
+
+    /// Side B is another NBoard engine: its command line (the program and
+    /// its arguments, split at white space); --b is then unused
+    #[arg(long, value_name = "CMD", conflicts_with = "b")]
+    pub opponent: Option<String>,
 
     /// Search depth of every midgame move, both sides
     #[arg(long, short = 'd', value_name = "D", default_value_t = 6)]
@@ -91,6 +112,7 @@ struct GameJson {
 #[derive(Serialize)]
 struct MatchJson {
     a: String,
+    /// B's evaluation, or with --opponent the other engine's name.
     b: String,
     depth: i32,
     random_plies: usize,
@@ -115,8 +137,26 @@ pub fn run(args: &OthelloMatchArgs) -> Result<ExitCode> {
     let parse = |flag: &str, text: &str| {
         OthelloMidgame::parse(text).map_err(|e| Error::input(format!("{flag}: {e}")))
     };
-    let mut a = Session::for_match(parse("--a", &args.a)?, args.hash, args.depth)?;
-    let mut b = Session::for_match(parse("--b", &args.b)?, args.hash, args.depth)?;
+    let mut a = Player::Own(Box::new(Session::for_match(
+        parse("--a", &args.a)?,
+        args.hash,
+        args.depth,
+    )?));
+    let mut b = match &args.opponent {
+        Some(command) => Player::Other(
+            NboardEngine::start(command, args.depth)
+                .map_err(|e| Error::input(format!("--opponent: {e}")))?,
+        ),
+        None => Player::Own(Box::new(Session::for_match(
+            parse("--b", &args.b)?,
+            args.hash,
+            args.depth,
+        )?)),
+    };
+    let b_name = match &b {
+        Player::Other(engine) => engine.name.clone(),
+        Player::Own(_) => args.b.clone(),
+    };
     let openings = openings(args.openings, args.random_plies, args.seed)?;
 
     let bar = ProgressBar::new(2 * openings.len() as u64);
@@ -129,7 +169,7 @@ pub fn run(args: &OthelloMatchArgs) -> Result<ExitCode> {
         out,
         "A = {}, B = {}, depth {}, {} openings of {} random plies (seed {})",
         args.a,
-        args.b,
+        b_name,
         args.depth,
         openings.len(),
         args.random_plies,
@@ -178,7 +218,7 @@ pub fn run(args: &OthelloMatchArgs) -> Result<ExitCode> {
     if let Some(path) = &args.json {
         let report = MatchJson {
             a: args.a.clone(),
-            b: args.b.clone(),
+            b: b_name.clone(),
             depth: args.depth,
             random_plies: args.random_plies,
             seed: args.seed,
@@ -197,13 +237,39 @@ pub fn run(args: &OthelloMatchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One side of the match.
+enum Player {
+    /// This program's NBoard engine, in this process.
+    Own(Box<Session>),
+    /// Another NBoard engine, a child process.
+    Other(NboardEngine),
+}
+
+impl Player {
+    /// The move played in `pos`; `new_game` at a side's first move of a
+    /// game (its tables are cleared).
+    fn choose(&mut self, pos: Othello, new_game: bool) -> Result<OthelloMove> {
+        match self {
+            Player::Own(session) => session.choose(pos, new_game),
+            // A pass is no question for the engine: it is given the
+            // position afresh each move.
+            Player::Other(_) if pos.legal_moves()[..] == [OthelloMove::PASS] => {
+                Ok(OthelloMove::PASS)
+            }
+            Player::Other(engine) => engine
+                .choose(&pos, OPPONENT_MOVE_LIMIT)
+                .map_err(|e| Error::input(format!("--opponent: {e}"))),
+        }
+    }
+}
+
 /// Plays one game from the opening's moves, `black` and `white` choosing
 /// the rest; the moves from the start and the final disc difference from
 /// Black's view.
 fn play_game(
     opening: &[OthelloMove],
-    black: &mut Session,
-    white: &mut Session,
+    black: &mut Player,
+    white: &mut Player,
 ) -> Result<(Vec<OthelloMove>, i32)> {
     let mut pos = Othello::start();
     let mut moves = opening.to_vec();
@@ -297,8 +363,8 @@ mod tests {
     #[test]
     fn a_game_is_played_to_the_end_and_scored_for_black() {
         let eval = || OthelloMidgame::parse("heuristic").unwrap();
-        let mut black = Session::for_match(eval(), 1, 1).unwrap();
-        let mut white = Session::for_match(eval(), 1, 1).unwrap();
+        let mut black = Player::Own(Box::new(Session::for_match(eval(), 1, 1).unwrap()));
+        let mut white = Player::Own(Box::new(Session::for_match(eval(), 1, 1).unwrap()));
         let opening = &openings(1, 4, 3).unwrap()[0];
         let (moves, result) = play_game(opening, &mut black, &mut white).unwrap();
         assert_eq!(&moves[..4], &opening[..]);
