@@ -71,9 +71,10 @@ fn solve_writes_one_process_per_position() {
         .map(|e| e["args"]["label"].as_str().unwrap().to_string())
         .collect();
     // 20 empties: 42 plies to the end.
-    let presearch: Vec<String> = (1..=presearch_depth(20))
+    let presearch: Vec<String> = splitpoint::presearch_depths(presearch_depth(20))
         .map(|d| format!("presearch depth {d}"))
         .collect();
+    assert_eq!(presearch.first().unwrap(), "presearch depth 2");
     assert_eq!(labels[..labels.len() - 1], presearch[..], "{labels:?}");
     assert_eq!(labels.last().unwrap(), "depth 42", "{labels:?}");
 }

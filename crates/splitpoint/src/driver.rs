@@ -69,7 +69,8 @@ pub struct Limits {
     /// (measured in `docs/lab/2026-11-25-solver-mtdf.md`). Ignored in exact
     /// mode.
     pub mtdf: bool,
-    /// With `single_iteration`: iterations `1..=presearch` first, unreported,
+    /// With `single_iteration`: shallow iterations first, unreported, to
+    /// `presearch` plies by steps of two from 1 or 2 ([`presearch_depths`]),
     /// to leave best moves in the table for the deep iteration to order its
     /// first plies by; the last one's score (the evaluator's guess) is the
     /// deep iteration's first guess (MTD(f)'s first probe, the aspiration
@@ -363,8 +364,27 @@ pub(crate) fn deepen<G: Game, E: Evaluator<G>>(
     result
 }
 
-/// Shallow full-window iterations `1..=depth` ([`Limits::presearch`]): the
-/// table keeps their best moves and the root their order; the root moves'
+/// The depths of a presearch to `depth` plies ([`Limits::presearch`]):
+/// every other one, of `depth`'s parity, shallowest first. An iteration's
+/// table moves order the one two plies deeper about as well as one ply
+/// deeper would, and the odd or even depths between cost as much as the
+/// rest: on FFO #40–#49 the Othello solver took 997M nodes instead of
+/// 1,047M with every depth, on #50–#52 and #59 1,863M instead of 1,903M
+/// (`docs/lab/2026-12-03-othello-nboard-edax.md`).
+///
+/// ```
+/// use splitpoint::presearch_depths;
+/// assert_eq!(presearch_depths(6).collect::<Vec<_>>(), [2, 4, 6]);
+/// assert_eq!(presearch_depths(5).collect::<Vec<_>>(), [1, 3, 5]);
+/// assert_eq!(presearch_depths(0).count(), 0);
+/// ```
+pub fn presearch_depths(depth: i32) -> impl Iterator<Item = i32> {
+    (2 - depth % 2..=depth).step_by(2)
+}
+
+/// Shallow full-window iterations at [`presearch_depths`] (up to
+/// [`Limits::presearch`] plies): the table keeps their best moves and the
+/// root their order; the root moves'
 /// scores are forgotten, so that a search stopped before its deep iteration
 /// completes reports none of them. Returns the last completed iteration's
 /// score, the deep iteration's first guess.
@@ -375,7 +395,7 @@ fn presearch<G: Game>(
     depth: i32,
 ) -> Option<Score> {
     let mut last = None;
-    for depth in 1..=depth {
+    for depth in presearch_depths(depth) {
         let since = search.worker().trace_clock();
         let w = RootWindow {
             alpha: -INFINITY,

@@ -54,7 +54,7 @@ pub mod cluster {
     };
 }
 
-pub use driver::{Limits, MAX_DEPTH, SearchResult};
+pub use driver::{Limits, MAX_DEPTH, SearchResult, presearch_depths};
 pub use engine::{Engine, StopHandle};
 pub use game::{
     Evaluator, Game, MAX_MOVES, MAX_PLY, MoveBuffer, MoveList, OrderNode, Outcome, ParseError,
