@@ -1,5 +1,6 @@
 //! The evaluator: material and piece-square tables, pawn structure (passed,
 //! doubled and isolated pawns), mobility and attacks next to the enemy king,
+//! rooks on open files and the king's pawn shelter,
 //! tapered between the middlegame and the endgame; captures and promotions
 //! for quiescence, ordered most valuable victim, least valuable attacker
 //! first; the pruning near the leaves the search may use.
@@ -146,6 +147,9 @@ pub fn evaluate(board: &Board) -> Score {
         let (activity_mg, activity_eg) = activity(board, color);
         mg += sign * (pawns_mg + activity_mg);
         eg += sign * (pawns_eg + activity_eg);
+        let (files_mg, files_eg) = rook_files(board, color);
+        mg += sign * (files_mg + king_shelter(board, color));
+        eg += sign * files_eg;
     }
     let phase = phase.min(MAX_PHASE);
     let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
@@ -155,6 +159,61 @@ pub fn evaluate(board: &Board) -> Score {
         -white
     };
     score + TEMPO
+}
+
+/// A rook on a file with no pawn of its own side (semi-open), and more with
+/// no pawn at all (open), middlegame and endgame.
+const ROOK_SEMI_OPEN: (i32, i32) = (10, 5);
+const ROOK_OPEN: (i32, i32) = (20, 10);
+
+/// `color`'s rooks on open and semi-open files, middlegame and endgame.
+fn rook_files(board: &Board, color: Color) -> (i32, i32) {
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let all = board.pieces(Piece::Pawn).0;
+    let (mut mg, mut eg) = (0, 0);
+    for sq in board.colored_pieces(color, Piece::Rook) {
+        let file = FILE_A << sq.file() as u32;
+        if all & file == 0 {
+            mg += ROOK_OPEN.0;
+            eg += ROOK_OPEN.1;
+        } else if own & file == 0 {
+            mg += ROOK_SEMI_OPEN.0;
+            eg += ROOK_SEMI_OPEN.1;
+        }
+    }
+    (mg, eg)
+}
+
+/// Per own pawn in front of a king on its first two ranks, on its file or
+/// the next ones: one rank ahead, two ranks ahead (middlegame only).
+const SHELTER: (i32, i32) = (12, 6);
+
+/// The pawn shelter of `color`'s king, middlegame.
+fn king_shelter(board: &Board, color: Color) -> i32 {
+    let king = board.king(color);
+    let (file, rank) = (king.file() as u32, king.rank() as u32);
+    let relative = if color == Color::White {
+        rank
+    } else {
+        7 - rank
+    };
+    if relative > 1 {
+        return 0;
+    }
+    let files = (FILE_A << file)
+        | if file > 0 { FILE_A << (file - 1) } else { 0 }
+        | if file < 7 { FILE_A << (file + 1) } else { 0 };
+    let rank_ahead = |n: u32| -> u64 {
+        let r = if color == Color::White {
+            rank + n
+        } else {
+            rank.wrapping_sub(n)
+        };
+        if r < 8 { 0xFFu64 << (8 * r) } else { 0 }
+    };
+    let pawns = board.colored_pieces(color, Piece::Pawn).0 & files;
+    SHELTER.0 * (pawns & rank_ahead(1)).count_ones() as i32
+        + SHELTER.1 * (pawns & rank_ahead(2)).count_ones() as i32
 }
 
 /// A passed pawn's bonus by its rank from its own side, middlegame and
@@ -442,3 +501,33 @@ pub const PRUNING: Pruning = Pruning {
     futility_margin: 80,
     late_move_depth: 3,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(fen: &str) -> Board {
+        fen.parse().unwrap()
+    }
+
+    #[test]
+    fn rooks_score_open_and_semi_open_files() {
+        // White: a rook on the open d-file, one on the e-file behind its own
+        // pawn; Black: a rook on the c-file, semi-open (only White's pawn).
+        let b = board("2r3k1/8/8/8/8/2P5/4P3/3RR1K1 w - - 0 1");
+        assert_eq!(rook_files(&b, Color::White), ROOK_OPEN);
+        assert_eq!(rook_files(&b, Color::Black), ROOK_SEMI_OPEN);
+    }
+
+    #[test]
+    fn the_shelter_counts_pawns_before_a_king_at_home() {
+        // f2, g2 one rank ahead of the king on g1, h3 two; Black's king on
+        // g8 behind f7, g6 (two ranks) and nothing on h; a king out on e4
+        // has no shelter.
+        let b = board("6k1/5p2/6p1/8/8/7P/5PP1/6K1 w - - 0 1");
+        assert_eq!(king_shelter(&b, Color::White), 2 * SHELTER.0 + SHELTER.1);
+        assert_eq!(king_shelter(&b, Color::Black), SHELTER.0 + SHELTER.1);
+        let out = board("6k1/8/8/8/4K3/3PPP2/8/8 w - - 0 1");
+        assert_eq!(king_shelter(&out, Color::White), 0);
+    }
+}
