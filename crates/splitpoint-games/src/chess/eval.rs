@@ -200,9 +200,7 @@ fn king_shelter(board: &Board, color: Color) -> i32 {
     if relative > 1 {
         return 0;
     }
-    let files = (FILE_A << file)
-        | if file > 0 { FILE_A << (file - 1) } else { 0 }
-        | if file < 7 { FILE_A << (file + 1) } else { 0 };
+    let files = file_and_neighbours(file);
     let rank_ahead = |n: u32| -> u64 {
         let r = if color == Color::White {
             rank + n
@@ -236,6 +234,13 @@ const KING_ATTACK: [i32; 6] = [0, 6, 6, 8, 12, 0];
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
+
+/// The squares of `file` (0 for a) and of the files beside it.
+fn file_and_neighbours(file: u32) -> u64 {
+    (FILE_A << file)
+        | if file > 0 { FILE_A << (file - 1) } else { 0 }
+        | if file < 7 { FILE_A << (file + 1) } else { 0 }
+}
 
 /// The squares `color`'s pawns attack.
 fn pawn_attacks(pawns: u64, color: Color) -> u64 {
@@ -273,9 +278,7 @@ fn pawn_structure(board: &Board, color: Color) -> (i32, i32) {
     }
     for sq in BitBoard(own) {
         let (file, rank) = (sq.file() as u32, sq.rank() as usize);
-        let files = (FILE_A << file)
-            | if file > 0 { FILE_A << (file - 1) } else { 0 }
-            | if file < 7 { FILE_A << (file + 1) } else { 0 };
+        let files = file_and_neighbours(file);
         let (ahead, relative) = match color {
             Color::White if rank < 7 => (!0u64 << (8 * (rank + 1)), rank),
             Color::Black if rank > 0 => ((1u64 << (8 * rank)) - 1, 7 - rank),
