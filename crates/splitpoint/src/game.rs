@@ -420,6 +420,17 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// What the side to move wins by `mv` once the exchange on its target
+    /// square is over (a static exchange evaluation), in score units;
+    /// negative where the move loses material. The selective search skips
+    /// late moves near the leaves that lose too much. The default, 0, never
+    /// skips one.
+    #[inline]
+    fn exchange(&self, pos: &G, mv: G::Move) -> Score {
+        let _ = (pos, mv);
+        0
+    }
+
     /// The pruning near the leaves the search may use outside exact mode,
     /// at non-PV nodes out of check, in this evaluator's score units (see
     /// [`Pruning`]). The default, none, leaves the search as selective as
@@ -541,4 +552,13 @@ pub struct Pruning {
     /// Late-move pruning: with this many plies left or fewer, quiet moves
     /// (not giving check) after the first `3 + depth²` are skipped.
     pub late_move_depth: i32,
+    /// Exchange pruning: with this many plies left or fewer, once a move is
+    /// searched, a move not giving check whose static exchange
+    /// ([`Evaluator::exchange`]) loses more than the margin per ply left is
+    /// skipped.
+    pub exchange_depth: i32,
+    /// Exchange pruning's margin per ply left for quiet moves.
+    pub exchange_quiet_margin: Score,
+    /// Exchange pruning's margin per ply left for noisy moves.
+    pub exchange_noisy_margin: Score,
 }

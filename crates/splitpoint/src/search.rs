@@ -44,9 +44,25 @@ use rules::{MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_m
 
 /// How often (in nodes) the clock and the node limit are looked at.
 const POLL_INTERVAL: u64 = 4096;
+/// Size of the counter-move table; move keys are folded into it.
+const COUNTERS: usize = 1 << 12;
 /// Late-move reductions start with this move index, at this depth or more.
 const LMR_MIN_INDEX: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;
+
+/// `ln(depth)·ln(index)/2` (rounded), by depth and move index.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.0) as i32;
+            }
+        }
+        t
+    })
+}
 
 /// What the pruning near the leaves (see [`crate::game::Pruning`]) decided
 /// for a node's quiet moves before its loop.
@@ -56,6 +72,9 @@ pub(crate) struct LeafPruning {
     futile: bool,
     /// Quiet moves from this index on are skipped.
     late_moves: usize,
+    /// Quiet and noisy moves whose static exchange loses more than these
+    /// are skipped (`Score::MIN`: none).
+    exchange_floor: (Score, Score),
 }
 
 /// Step 4 of a node (here and in DTS's explicit stack): near the leaves, at
@@ -81,6 +100,7 @@ pub(crate) fn leaf_pruning<G: Game, E: Evaluator<G>>(
         > p.reverse_futility_depth
             .max(p.futility_depth)
             .max(p.late_move_depth)
+            .max(p.exchange_depth)
     {
         return Ok(None);
     }
@@ -100,15 +120,25 @@ pub(crate) fn leaf_pruning<G: Game, E: Evaluator<G>>(
         } else {
             usize::MAX
         },
+        exchange_floor: if depth <= p.exchange_depth {
+            (
+                -p.exchange_quiet_margin * depth,
+                -p.exchange_noisy_margin * depth,
+            )
+        } else {
+            (Score::MIN, Score::MIN)
+        },
     }))
 }
 
 /// Whether the move loop skips move `i` (`mv`, leading to `child`) by the
-/// node's [`LeafPruning`]: a quiet move not giving check, after the first,
-/// while the node's `best` is no lost score.
+/// node's [`LeafPruning`]: a move after the first, not giving check, while
+/// the node's `best` is no lost score, that is quiet where the node is
+/// futile or the move late, or whose static exchange loses more than the
+/// depth left allows.
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn skips_quiet_move<G: Game, E: Evaluator<G>>(
+pub(crate) fn skips_move<G: Game, E: Evaluator<G>>(
     ctx: &SearchContext<'_, G, E>,
     leaf: Option<LeafPruning>,
     i: usize,
@@ -117,11 +147,22 @@ pub(crate) fn skips_quiet_move<G: Game, E: Evaluator<G>>(
     mv: G::Move,
     child: &G,
 ) -> bool {
-    i > 0
-        && leaf.is_some_and(|leaf| leaf.futile || i >= leaf.late_moves)
-        && best > -WIN_BOUND
-        && ctx.eval.is_quiet(pos, mv)
-        && !ctx.eval.in_check(child)
+    let Some(leaf) = leaf else {
+        return false;
+    };
+    if i == 0 || best <= -WIN_BOUND || ctx.eval.in_check(child) {
+        return false;
+    }
+    let quiet = ctx.eval.is_quiet(pos, mv);
+    if quiet && (leaf.futile || i >= leaf.late_moves) {
+        return true;
+    }
+    let floor = if quiet {
+        leaf.exchange_floor.0
+    } else {
+        leaf.exchange_floor.1
+    };
+    floor > Score::MIN && ctx.eval.exchange(pos, mv) < floor
 }
 
 /// What every thread of one search shares, borrowed for the search's length.
@@ -171,6 +212,15 @@ impl<'a, G: Game, E: Evaluator<G>> SearchContext<'a, G, E> {
             interrupt: None,
             sim: None,
         }
+    }
+
+    /// A selective search: outside exact mode, with an evaluator that
+    /// prunes near the leaves ([`Evaluator::pruning`]). Its history learns
+    /// by gravity, with maluses ([`Worker::learn_cutoff`]), and its late
+    /// moves are reduced by the log table ([`Worker::reduction`]).
+    #[inline]
+    pub(crate) fn selective(&self) -> bool {
+        !self.exact && self.eval.pruning().is_some()
     }
 }
 
@@ -223,6 +273,12 @@ pub struct Worker<G: Game> {
     pub stats: Stats,
     killers: Box<[[Option<G::Move>; 2]; MAX_PLY]>,
     history: History,
+    /// The key of the move played at each ply of the line searched now
+    /// ([`NO_MOVE`] for a pass).
+    played: Box<[u16; MAX_PLY]>,
+    /// The counter-moves: by a move's key (folded into [`COUNTERS`]), the
+    /// key of the quiet move that last refuted it, in a selective search.
+    counters: Box<[u16; COUNTERS]>,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` down.
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     stopped: bool,
@@ -251,6 +307,8 @@ impl<G: Game> Worker<G> {
             stats: Stats::default(),
             killers: Box::new([[None; 2]; MAX_PLY]),
             history: History::new(shared),
+            played: Box::new([NO_MOVE; MAX_PLY]),
+            counters: Box::new([NO_MOVE; COUNTERS]),
             pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
             stopped: false,
             next_poll: POLL_INTERVAL,
@@ -489,6 +547,9 @@ impl<G: Game> Worker<G> {
         depth: i32,
         node_type: NodeType,
     ) -> i32 {
+        if ctx.selective() {
+            return self.reduction_by_table(ctx, pos, child, mv, index, depth, node_type);
+        }
         if ctx.exact
             || node_type == NodeType::Pv
             || index < LMR_MIN_INDEX
@@ -505,6 +566,41 @@ impl<G: Game> Worker<G> {
         } else {
             1
         }
+    }
+
+    /// Late-move reductions of a selective search: `ln(depth)·ln(index)/2`
+    /// plies for a late quiet move, one less at PV nodes, less for a move
+    /// with a good history and more for one with a bad history.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn reduction_by_table<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        child: &G,
+        mv: G::Move,
+        index: usize,
+        depth: i32,
+        node_type: NodeType,
+    ) -> i32 {
+        let pv = node_type == NodeType::Pv;
+        if index < 1 + 2 * usize::from(pv)
+            || depth < LMR_MIN_DEPTH
+            || !ctx.eval.is_quiet(pos, mv)
+            || ctx.eval.in_check(pos)
+            || ctx.eval.in_check(child)
+        {
+            return 0;
+        }
+        let table = lmr_table();
+        let mut r = table[(depth as usize).min(63)][index.min(63)];
+        r -= i32::from(pv);
+        r -= self.history.score(G::move_key(mv)) / (1 << 19);
+        let r = r.clamp(0, depth - 2);
+        if r > 0 {
+            self.stats.reductions += 1;
+        }
+        r
     }
 
     /// The null-move search of a non-PV node outside exact mode: the score
@@ -525,6 +621,7 @@ impl<G: Game> Worker<G> {
     ) -> Option<Score> {
         let null = null_move_position(ctx, pos, beta, depth, in_check)?;
         let reduced = null_move_depth(depth);
+        self.set_played(ply, NO_MOVE);
         let score = -self.pvs(
             ctx,
             &null,
@@ -696,16 +793,21 @@ impl<G: Game> Worker<G> {
             pick_best(moves, keys, i);
             let mv = moves[i];
             let child = pos.play(mv);
-            if skips_quiet_move(ctx, leaf, i, node.best, pos, mv, &child) {
+            if skips_move(ctx, leaf, i, node.best, pos, mv, &child) {
                 continue;
             }
             let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);
+            self.set_played(ply, G::move_key(mv));
             let alpha = node.alpha;
             let score = self.search_child(ctx, &child, i, r, || alpha, beta, depth, ply, node_type);
             if keep_low && score > node.best {
                 top = Some(mv);
             }
-            if self.stopped || self.fold(&mut node, mv, i, score, depth, ply) {
+            if self.stopped {
+                return (node.best, node.best_move);
+            }
+            if self.fold(&mut node, mv, score, ply) {
+                self.learn_cutoff(ctx, pos, &moves[..i], mv, i, depth, ply);
                 return (node.best, node.best_move);
             }
             if i == 0 {
@@ -743,7 +845,7 @@ impl<G: Game> Worker<G> {
                     if let Some(mv) = mv
                         && score >= beta
                     {
-                        self.on_cutoff(mv, i + 1, depth, ply);
+                        self.learn_cutoff(ctx, pos, &[], mv, i + 1, depth, ply);
                     }
                     return (node.best, node.best_move);
                 }
@@ -772,6 +874,10 @@ impl<G: Game> Worker<G> {
         hints.extend(std::iter::repeat_n(0, moves.len()));
         ctx.eval.order_moves_at(pos, moves, &mut hints, node);
         let killers = &self.killers[ply];
+        // The counter-move exists only in a selective search.
+        let counter = self.previous_move(ply).map_or(NO_MOVE, |previous| {
+            self.counters[previous as usize % COUNTERS]
+        });
         keys.clear();
         keys.extend(moves.iter().zip(hints.iter()).map(|(&mv, &hint)| {
             let key = G::move_key(mv);
@@ -784,6 +890,13 @@ impl<G: Game> Worker<G> {
                 1
             } else {
                 0
+            };
+            let killer = if counter == NO_MOVE {
+                killer
+            } else if killer > 0 {
+                killer + 1
+            } else {
+                i64::from(key == counter)
             };
             ((hint as i64) << 24) + (killer << 21) + self.history.score(key) as i64
         }));
@@ -836,6 +949,62 @@ impl<G: Game> Worker<G> {
         let mut rest_keys = PerMove::<G, i64>::default();
         self.order_keys(ctx, pos, &rest, NO_MOVE, ply, node, &mut rest_keys);
         keys[1..].copy_from_slice(&rest_keys);
+    }
+
+    /// A move reached beta after the moves `tried`: count it, teach killers
+    /// and history; in a selective search (outside exact mode, where the
+    /// evaluator prunes) the history by its gravity rule, the quiet moves
+    /// tried before it punished.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn learn_cutoff<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        tried: &[G::Move],
+        mv: G::Move,
+        index: usize,
+        depth: i32,
+        ply: usize,
+    ) {
+        if !ctx.selective() {
+            return self.on_cutoff(mv, index, depth, ply);
+        }
+        self.stats.beta_cutoffs += 1;
+        if index == 0 {
+            self.stats.first_move_cutoffs += 1;
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        self.history.update(G::move_key(mv), depth, true);
+        if let Some(previous) = self.previous_move(ply)
+            && ctx.eval.is_quiet(pos, mv)
+        {
+            self.counters[previous as usize % COUNTERS] = G::move_key(mv);
+        }
+        for &other in tried {
+            if other != mv && ctx.eval.is_quiet(pos, other) {
+                self.history.update(G::move_key(other), depth, false);
+            }
+        }
+    }
+
+    /// The key of the move that led to the node at `ply`, unless it was a
+    /// pass or the root.
+    #[inline]
+    fn previous_move(&self, ply: usize) -> Option<u16> {
+        let key = *self.played.get(ply.wrapping_sub(1))?;
+        (key != NO_MOVE).then_some(key)
+    }
+
+    /// Notes that the move with key `key` (or a pass, [`NO_MOVE`]) is
+    /// searched from the node at `ply`: the line the counter-moves read.
+    #[inline]
+    pub(crate) fn set_played(&mut self, ply: usize, key: u16) {
+        self.played[ply] = key;
     }
 
     /// A move reached beta: count it, and teach killers and history.

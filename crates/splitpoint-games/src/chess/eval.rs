@@ -460,6 +460,12 @@ impl Evaluator<Chess> for ChessEval {
         see(pos.board(), mv) < 0
     }
 
+    /// [`see`], in centipawns.
+    #[inline]
+    fn exchange(&self, pos: &Chess, mv: cozy_chess::Move) -> Score {
+        see(pos.board(), mv)
+    }
+
     /// Captures first, most valuable victim then least valuable attacker
     /// (`100 + 10 × victim − attacker`, piece indices pawn 0 … king 5), then
     /// queen promotions; quiet moves 0, under-promotions −1, and last the
@@ -503,6 +509,9 @@ pub const PRUNING: Pruning = Pruning {
     futility_depth: 3,
     futility_margin: 80,
     late_move_depth: 3,
+    exchange_depth: 6,
+    exchange_quiet_margin: 50,
+    exchange_noisy_margin: 100,
 };
 
 #[cfg(test)]

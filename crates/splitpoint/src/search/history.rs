@@ -31,6 +31,11 @@ const SIZE: usize = 1 << 12;
 /// Scores saturate here, each table's and their sum, so that history never
 /// outranks a killer or a hint step in the ordering key.
 const MAX: i32 = 1 << 20;
+/// Each table's bound under [`History::update`]: their sum stays within MAX.
+const HALF: i32 = MAX / 2;
+/// [`History::update`]'s bonus per square ply of depth, and its largest.
+const GRAVITY_STEP: i32 = 512;
+const GRAVITY_STEP_MAX: i32 = 1 << 16;
 /// Cutoffs with this much depth left or more teach the shared table.
 const SHARED_DEPTH: i32 = 3;
 
@@ -73,7 +78,7 @@ impl History {
     #[inline]
     pub(crate) fn score(&self, key: u16) -> i32 {
         let i = key as usize % SIZE;
-        (self.own[i] + self.shared.0[i].load(Relaxed)).min(MAX)
+        (self.own[i] + self.shared.0[i].load(Relaxed)).clamp(-MAX, MAX)
     }
 
     /// A move with key `key` refuted a node with `depth` left.
@@ -86,6 +91,26 @@ impl History {
             h.store((h.load(Relaxed) + bonus).min(MAX), Relaxed);
         } else {
             self.own[i] = (self.own[i] + bonus).min(MAX);
+        }
+    }
+
+    /// A move with key `key` refuted a node with `depth` left (`good`), or
+    /// was searched there before the move that did (not `good`): the
+    /// history-gravity rule of selective searches, a bonus or malus that
+    /// shrinks as the score nears its bound, so scores stay within
+    /// `[-MAX, MAX]` and recent cutoffs outweigh old ones.
+    #[inline]
+    pub(crate) fn update(&mut self, key: u16, depth: i32, good: bool) {
+        let i = key as usize % SIZE;
+        let bonus = (depth * depth * GRAVITY_STEP).min(GRAVITY_STEP_MAX);
+        let delta = if good { bonus } else { -bonus };
+        let gravity =
+            |h: i32| h + delta - (i64::from(h) * i64::from(bonus) / i64::from(HALF)) as i32;
+        if depth >= SHARED_DEPTH {
+            let h = &self.shared.0[i];
+            h.store(gravity(h.load(Relaxed)), Relaxed);
+        } else {
+            self.own[i] = gravity(self.own[i]);
         }
     }
 

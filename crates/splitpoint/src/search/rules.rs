@@ -181,19 +181,16 @@ impl<G: Game> Worker<G> {
         );
     }
 
-    /// Folds move `mv`'s (the `index`-th) completed `score` into the move
-    /// loop's result: a better score raises the fail-soft best, one above
-    /// alpha raises alpha, the best move and the PV, one reaching beta is a
-    /// cutoff (counted, and taught to killers and history). Returns whether
-    /// it was a cutoff.
+    /// Folds move `mv`'s completed `score` into the move loop's result: a
+    /// better score raises the fail-soft best, one above alpha raises alpha,
+    /// the best move and the PV. Returns whether it reached beta: a cutoff,
+    /// which the caller teaches ([`Worker::learn_cutoff`]).
     #[inline(always)]
     pub(crate) fn fold(
         &mut self,
         node: &mut MoveLoop<G::Move>,
         mv: G::Move,
-        index: usize,
         score: Score,
-        depth: i32,
         ply: usize,
     ) -> bool {
         if score <= node.best {
@@ -206,11 +203,7 @@ impl<G: Game> Worker<G> {
         node.alpha = score;
         node.best_move = Some(mv);
         self.update_pv(ply, mv);
-        if score >= node.beta {
-            self.on_cutoff(mv, index, depth, ply);
-            return true;
-        }
-        false
+        score >= node.beta
     }
 }
 

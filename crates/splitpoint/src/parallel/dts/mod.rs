@@ -175,7 +175,7 @@ use crate::score::{INFINITY, Score};
 use crate::search::rules::{
     ChildWindow, MoveLoop, at_horizon, extension, null_move_depth, null_move_position, pick_best,
 };
-use crate::search::{SearchContext, Worker, leaf_pruning, skips_quiet_move};
+use crate::search::{SearchContext, Worker, leaf_pruning, skips_move};
 
 mod frame;
 mod node;

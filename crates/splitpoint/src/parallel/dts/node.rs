@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering::*;
 use super::*;
 use crate::game::OrderNode;
 use crate::search::hook::{Interrupt, OnInterrupt};
+use crate::tt::NO_MOVE;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// Runs the machine until the stack empties, the root completes, or the
@@ -131,6 +132,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             f.index = 0;
             (f.tt_move, f.tt_upper) = (tt_move, tt_upper);
             f.stage = Stage::AwaitNull;
+            self.worker.set_played(ply, NO_MOVE);
             let w = ChildWindow {
                 alpha: -f.beta,
                 beta: -f.beta + 1,
@@ -224,12 +226,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let mv = f.moves[i];
         f.next = i + 1;
         let child = f.pos.play(mv);
-        if skips_quiet_move(self.ctx, f.leaf, i, f.best, &f.pos, mv, &child) {
+        if skips_move(self.ctx, f.leaf, i, f.best, &f.pos, mv, &child) {
             return Flow::Continue;
         }
         let r = self
             .worker
             .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type);
+        self.worker.set_played(ply, G::move_key(mv));
         let w = f.begin_move(i, mv, r, nodes);
         self.descend(child, w)
     }
@@ -355,9 +358,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             best: f.best,
             best_move: f.best_move,
         };
-        let cut = self.worker.fold(&mut node, mv, i, score, f.depth, ply);
+        let cut = self.worker.fold(&mut node, mv, score, ply);
         (f.alpha, f.best, f.best_move) = (node.alpha, node.best, node.best_move);
         if cut {
+            self.worker
+                .learn_cutoff(self.ctx, &f.pos, &f.moves[..i], mv, i, f.depth, ply);
             f.stage = Stage::Complete;
             return Flow::Continue;
         }

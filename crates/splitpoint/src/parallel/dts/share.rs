@@ -93,6 +93,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let r = self
             .worker
             .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, node_type);
+        self.worker.set_played(self.stack.top, G::move_key(mv));
         let w = f.begin_move(i, mv, r, nodes);
         self.descend(child, w)
     }
@@ -132,7 +133,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             cut
         };
         if cut {
-            self.worker.on_cutoff(mv, i, depth, ply);
+            let pos = &self.stack.frames[ply].pos;
+            self.worker
+                .learn_cutoff(self.ctx, pos, &[], mv, i, depth, ply);
             self.worker.trace_mark(EventKind::Cutoff, ply, String::new);
         }
         self.stack.frames[ply].stage = Stage::NextMove;
