@@ -533,8 +533,12 @@ impl<G: Game> Worker<G> {
 
     /// How many plies less the `index`-th move `mv` of a node (leading to
     /// `child`) is first searched: late-move reductions, outside exact mode,
-    /// for late quiet moves of non-PV nodes, neither made in check nor giving
-    /// check. Counts the reductions it grants.
+    /// for late quiet moves neither made in check nor giving check. The
+    /// selective search reduces from the second move on (the fourth at PV
+    /// nodes) by `ln(depth)·ln(index)/2` plies, one less at PV nodes, less
+    /// for a move with a good history and more for one with a bad history;
+    /// the others reduce non-PV nodes' moves from the fourth on by one or
+    /// two plies. Counts the reductions it grants.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn reduction<E: Evaluator<G>>(
@@ -547,12 +551,16 @@ impl<G: Game> Worker<G> {
         depth: i32,
         node_type: NodeType,
     ) -> i32 {
-        if ctx.selective() {
-            return self.reduction_by_table(ctx, pos, child, mv, index, depth, node_type);
-        }
+        let selective = ctx.selective();
+        let pv = node_type == NodeType::Pv;
+        let first_reduced = match (selective, pv) {
+            (true, false) => 1,
+            (true, true) => 3,
+            (false, false) => LMR_MIN_INDEX,
+            (false, true) => usize::MAX,
+        };
         if ctx.exact
-            || node_type == NodeType::Pv
-            || index < LMR_MIN_INDEX
+            || index < first_reduced
             || depth < LMR_MIN_DEPTH
             || !ctx.eval.is_quiet(pos, mv)
             || ctx.eval.in_check(pos)
@@ -560,43 +568,15 @@ impl<G: Game> Worker<G> {
         {
             return 0;
         }
-        self.stats.reductions += 1;
-        if index >= 2 * LMR_MIN_INDEX + 2 && depth >= 2 * LMR_MIN_DEPTH {
+        let r = if selective {
+            let by_table = lmr_table()[(depth as usize).min(63)][index.min(63)];
+            let by_history = self.history.score(G::move_key(mv)) / (1 << 19);
+            (by_table - i32::from(pv) - by_history).clamp(0, depth - 2)
+        } else if index >= 2 * LMR_MIN_INDEX + 2 && depth >= 2 * LMR_MIN_DEPTH {
             2
         } else {
             1
-        }
-    }
-
-    /// Late-move reductions of a selective search: `ln(depth)·ln(index)/2`
-    /// plies for a late quiet move, one less at PV nodes, less for a move
-    /// with a good history and more for one with a bad history.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn reduction_by_table<E: Evaluator<G>>(
-        &mut self,
-        ctx: &SearchContext<G, E>,
-        pos: &G,
-        child: &G,
-        mv: G::Move,
-        index: usize,
-        depth: i32,
-        node_type: NodeType,
-    ) -> i32 {
-        let pv = node_type == NodeType::Pv;
-        if index < 1 + 2 * usize::from(pv)
-            || depth < LMR_MIN_DEPTH
-            || !ctx.eval.is_quiet(pos, mv)
-            || ctx.eval.in_check(pos)
-            || ctx.eval.in_check(child)
-        {
-            return 0;
-        }
-        let table = lmr_table();
-        let mut r = table[(depth as usize).min(63)][index.min(63)];
-        r -= i32::from(pv);
-        r -= self.history.score(G::move_key(mv)) / (1 << 19);
-        let r = r.clamp(0, depth - 2);
+        };
         if r > 0 {
             self.stats.reductions += 1;
         }
@@ -856,7 +836,7 @@ impl<G: Game> Worker<G> {
 
     /// Writes the moves' ordering keys into `keys` (a buffer of the caller's,
     /// not a 2 KiB return value): largest first the table move, then the
-    /// evaluator's hints (for the node `node`), ties broken by killers,
+    /// evaluator's hints (for the node `node`), ties broken by killers and the counter-move,
     /// then history.
     #[inline]
     #[allow(clippy::too_many_arguments)]
@@ -874,7 +854,7 @@ impl<G: Game> Worker<G> {
         hints.extend(std::iter::repeat_n(0, moves.len()));
         ctx.eval.order_moves_at(pos, moves, &mut hints, node);
         let killers = &self.killers[ply];
-        // The counter-move exists only in a selective search.
+        // Counter-moves are learnt only in a selective search.
         let counter = self.previous_move(ply).map_or(NO_MOVE, |previous| {
             self.counters[previous as usize % COUNTERS]
         });
@@ -884,19 +864,13 @@ impl<G: Game> Worker<G> {
             if key == tt_move {
                 return i64::MAX;
             }
+            // Killers, then the counter-move: the steps between hints.
             let killer = if killers[0] == Some(mv) {
-                2
+                3
             } else if killers[1] == Some(mv) {
-                1
+                2
             } else {
-                0
-            };
-            let killer = if counter == NO_MOVE {
-                killer
-            } else if killer > 0 {
-                killer + 1
-            } else {
-                i64::from(key == counter)
+                i64::from(counter != NO_MOVE && key == counter)
             };
             ((hint as i64) << 24) + (killer << 21) + self.history.score(key) as i64
         }));
@@ -951,10 +925,10 @@ impl<G: Game> Worker<G> {
         keys[1..].copy_from_slice(&rest_keys);
     }
 
-    /// A move reached beta after the moves `tried`: count it, teach killers
-    /// and history; in a selective search (outside exact mode, where the
-    /// evaluator prunes) the history by its gravity rule, the quiet moves
-    /// tried before it punished.
+    /// A move reached beta after the moves `tried`: count it, teach the
+    /// killers and the history; in a selective search the history by its
+    /// gravity rule, the quiet moves tried before it punished, and the
+    /// counter-moves.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn learn_cutoff<E: Evaluator<G>>(
@@ -967,9 +941,6 @@ impl<G: Game> Worker<G> {
         depth: i32,
         ply: usize,
     ) {
-        if !ctx.selective() {
-            return self.on_cutoff(mv, index, depth, ply);
-        }
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
@@ -979,16 +950,21 @@ impl<G: Game> Worker<G> {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        self.history.update(G::move_key(mv), depth, true);
-        if let Some(previous) = self.previous_move(ply)
-            && ctx.eval.is_quiet(pos, mv)
-        {
-            self.counters[previous as usize % COUNTERS] = G::move_key(mv);
+        let key = G::move_key(mv);
+        if !ctx.selective() {
+            self.history.reward(key, depth);
+            return;
         }
+        self.history.update(key, depth, true);
         for &other in tried {
             if other != mv && ctx.eval.is_quiet(pos, other) {
                 self.history.update(G::move_key(other), depth, false);
             }
+        }
+        if let Some(previous) = self.previous_move(ply)
+            && ctx.eval.is_quiet(pos, mv)
+        {
+            self.counters[previous as usize % COUNTERS] = key;
         }
     }
 
@@ -1005,20 +981,5 @@ impl<G: Game> Worker<G> {
     #[inline]
     pub(crate) fn set_played(&mut self, ply: usize, key: u16) {
         self.played[ply] = key;
-    }
-
-    /// A move reached beta: count it, and teach killers and history.
-    #[inline]
-    pub(crate) fn on_cutoff(&mut self, mv: G::Move, index: usize, depth: i32, ply: usize) {
-        self.stats.beta_cutoffs += 1;
-        if index == 0 {
-            self.stats.first_move_cutoffs += 1;
-        }
-        let killers = &mut self.killers[ply];
-        if killers[0] != Some(mv) {
-            killers[1] = killers[0];
-            killers[0] = Some(mv);
-        }
-        self.history.reward(G::move_key(mv), depth);
     }
 }
