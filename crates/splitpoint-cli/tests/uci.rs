@@ -257,29 +257,34 @@ fn players_options_shape_the_answer() {
     ] {
         assert!(hello.iter().any(|l| l == declared), "{declared}: {hello:?}");
     }
-    // Three lines at depth 3, each with its own first move; the first's
-    // move is played.
+    // Three lines at depth 3, each with its own first move; the last report
+    // of each (the final ranking) is ordered best first, and the first
+    // line's move is played.
     engine.send("setoption name MultiPV value 3");
     engine.send("position startpos");
     engine.send("go depth 3");
     let (best, lines) = engine.bestmove();
-    let firsts: Vec<&str> = (1..=3)
+    let (firsts, scores): (Vec<&str>, Vec<i64>) = (1..=3)
         .map(|n| {
             let tag = format!(" multipv {n} ");
             let line = lines
                 .iter()
+                .rev()
                 .find(|l| l.starts_with("info depth 3 ") && l.contains(&tag))
                 .unwrap_or_else(|| panic!("no{tag}line: {lines:?}"));
-            line.split(" pv ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
+            let word_after = |key: &str| line.split(key).nth(1).unwrap().split(' ').next().unwrap();
+            (
+                word_after(" pv "),
+                word_after(" score cp ").parse::<i64>().unwrap(),
+            )
         })
-        .collect();
+        .unzip();
     assert!(
         firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{lines:?}"
+    );
+    assert!(
+        scores[0] >= scores[1] && scores[1] >= scores[2],
         "{lines:?}"
     );
     assert_eq!(best, firsts[0], "{lines:?}");

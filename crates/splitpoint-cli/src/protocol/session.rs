@@ -340,7 +340,9 @@ fn searcher<G: ProtocolGame>(
 /// Runs one `go`: `info` after every iteration, then `bestmove` (`done`).
 /// With MultiPV above 1 the lines are searched one after another, each
 /// without the first moves of the lines before it and within an equal share
-/// of the limits; the first line's move is played.
+/// of the limits. A selective search may score a later line above an earlier
+/// one, so the finished lines are reported once more, best first, and the
+/// best line's move is played.
 fn search<G: ProtocolGame>(
     engine: &mut Engine<G, G::Eval>,
     id: u64,
@@ -358,10 +360,10 @@ fn search<G: ProtocolGame>(
     }
     let lines = settings.multipv.clamp(1, among.len().max(1));
     let (limits, soft_limit) = share_limits(&go.limits, go.soft_limit, lines);
-    let mut first: Option<SearchResult<G::Move>> = None;
+    let mut found: Vec<SearchResult<G::Move>> = Vec::with_capacity(lines);
     let mut nodes = 0;
     for line in 1..=lines {
-        if among.is_empty() || shared.stop_requested(id) && first.is_some() {
+        if among.is_empty() || shared.stop_requested(id) && !found.is_empty() {
             break;
         }
         let line_start = Instant::now();
@@ -380,8 +382,18 @@ fn search<G: ProtocolGame>(
         if let Some(mv) = r.best_move {
             among.retain(|&m| m != mv);
         }
-        first.get_or_insert(r);
+        found.push(r);
     }
+    if found.len() > 1 {
+        // Stable: lines of equal score keep the order they were found in.
+        found.sort_by_key(|r| std::cmp::Reverse(r.score));
+        for (line, r) in found.iter().enumerate() {
+            shared
+                .out
+                .line(&info_line(dialect, &root, r, Some(line + 1)));
+        }
+    }
+    let top = found.into_iter().next();
     if go.wait_for_stop {
         shared.wait_for_stop(id);
     }
@@ -393,11 +405,11 @@ fn search<G: ProtocolGame>(
             elapsed.as_millis()
         ));
     }
-    let best = first.as_ref().and_then(|r| r.best_move);
+    let best = top.as_ref().and_then(|r| r.best_move);
     // Hub names the reply to ponder on always, UCI when the GUI asked for
     // pondering; a principal variation cut short by the table gets it from
     // a one-ply search.
-    let mut pv = match &first {
+    let mut pv = match &top {
         Some(r) if settings.ponder || dialect == Dialect::Hub => r.pv.clone(),
         _ => Vec::new(),
     };
