@@ -15,6 +15,7 @@ pub mod xiangqi;
 
 #[cfg(feature = "registry")]
 pub mod registry;
+pub mod rng;
 
 #[cfg(any(feature = "chess", feature = "draughts", feature = "xiangqi"))]
 mod named;

@@ -1,112 +1,108 @@
 //! The evaluator: material and piece-square tables, pawn structure (passed,
 //! doubled and isolated pawns), mobility and attacks next to the enemy king,
-//! rooks on open files and the king's pawn shelter,
-//! tapered between the middlegame and the endgame; captures and promotions
-//! for quiescence, ordered most valuable victim, least valuable attacker
-//! first; the pruning near the leaves the search may use.
+//! rooks on open files and the king's pawn shelter, tapered between the
+//! middlegame and the endgame; captures and promotions for quiescence,
+//! ordered most valuable victim, least valuable attacker first; the pruning
+//! near the leaves the search may use.
+//!
+//! The evaluation is linear in its weights ([`param`] lays them out, the
+//! generated `weights.rs` holds them): [`terms`] counts each weight's
+//! occurrences into a [`Terms`] sink, which either sums them (the search's
+//! [`evaluate`]) or records them ([`trace`], for `splitpoint train chess`,
+//! which fits the weights to game results).
 
 use cozy_chess::{BitBoard, Board, Color, Piece, Rank, Square};
 use splitpoint::{Evaluator, Game, MoveList, Pruning, Score};
 
 use super::position::Chess;
 use super::see::{SEE_VALUE, see};
+use super::weights::WEIGHTS;
 
 /// Delta pruning's safety margin: quiescence skips a capture that would
 /// leave the score this far below alpha even winning its victim outright.
 const DELTA_MARGIN: i32 = 200;
 
-/// Material in centipawns, middlegame and endgame, by [`Piece`] index.
-const MATERIAL_MG: [i32; 6] = [85, 320, 335, 470, 950, 0];
-const MATERIAL_EG: [i32; 6] = [105, 300, 315, 530, 980, 0];
-
 /// How much each piece counts towards the middlegame: knights and bishops 1,
 /// rooks 2, queens 4; the start position has [`MAX_PHASE`].
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+/// The middlegame's phase: the start position's pieces, or more.
+pub const MAX_PHASE: i32 = 24;
 
-/// Bonus for the side to move, which is usually worth something.
-const TEMPO: i32 = 10;
-/// Bonus for holding both bishops.
-const BISHOP_PAIR: (i32, i32) = (25, 45);
+/// Where each weight of the evaluation lives in [`WEIGHTS`]: one
+/// (middlegame, endgame) pair per index.
+pub mod param {
+    /// Material by [`Piece`](cozy_chess::Piece) index (the king's stays 0).
+    pub const MATERIAL: usize = 0;
+    /// Piece-square values by piece, 64 squares each, from the piece's own
+    /// side (a1 = 0 for White, a8 = 0 for Black).
+    pub const SQUARES: usize = MATERIAL + 6;
+    /// Both bishops held.
+    pub const BISHOP_PAIR: usize = SQUARES + 6 * 64;
+    /// A passed pawn, by its rank from its own side.
+    pub const PASSED: usize = BISHOP_PAIR + 1;
+    /// Each pawn beyond the first on a file.
+    pub const DOUBLED: usize = PASSED + 8;
+    /// A pawn with no friendly pawn on a neighbouring file.
+    pub const ISOLATED: usize = DOUBLED + 1;
+    /// Per square a knight, bishop, rook or queen reaches (not its own
+    /// side's, not attacked by an enemy pawn) above or below its mean.
+    pub const MOBILITY: usize = ISOLATED + 1;
+    /// Per attack of a knight, bishop, rook or queen on a square next to
+    /// the enemy king, once two or more pieces take part.
+    pub const KING_ATTACK: usize = MOBILITY + 4;
+    /// A rook on a file with no pawn of its own side.
+    pub const ROOK_SEMI_OPEN: usize = KING_ATTACK + 4;
+    /// A rook on a file with no pawn at all.
+    pub const ROOK_OPEN: usize = ROOK_SEMI_OPEN + 1;
+    /// Own pawns before a king on its first two ranks, on its file or the
+    /// next: one rank ahead, two ranks ahead.
+    pub const SHELTER: usize = ROOK_OPEN + 1;
+    /// The side to move's bonus.
+    pub const TEMPO: usize = SHELTER + 2;
+    /// How many weights there are.
+    pub const COUNT: usize = TEMPO + 1;
 
-/// How central a square is: 0 in a corner, 6 on the four centre squares.
-const fn centrality(file: usize, rank: usize) -> i32 {
-    let f = if file < 4 { file } else { 7 - file };
-    let r = if rank < 4 { rank } else { 7 - rank };
-    (f + r) as i32
+    /// Each block's name and first index, in order.
+    pub const BLOCKS: [(&str, usize); 17] = [
+        ("material", MATERIAL),
+        ("pawn squares", SQUARES),
+        ("knight squares", SQUARES + 64),
+        ("bishop squares", SQUARES + 128),
+        ("rook squares", SQUARES + 192),
+        ("queen squares", SQUARES + 256),
+        ("king squares", SQUARES + 320),
+        ("bishop pair", BISHOP_PAIR),
+        ("passed pawn by rank", PASSED),
+        ("doubled pawn", DOUBLED),
+        ("isolated pawn", ISOLATED),
+        ("mobility", MOBILITY),
+        ("king attack", KING_ATTACK),
+        ("rook on a semi-open file", ROOK_SEMI_OPEN),
+        ("rook on an open file", ROOK_OPEN),
+        ("king shelter", SHELTER),
+        ("tempo", TEMPO),
+    ];
 }
 
-/// Positional value of `piece` on the square (`file`, `rank`), from White's
-/// side, middlegame then endgame. Simple rules rather than tuned numbers:
-/// knights, bishops and queens like the centre, pawns like to advance (more so
-/// in the endgame), rooks like the seventh rank, the king hides behind its
-/// pawns in the middlegame and comes to the centre in the endgame.
-const fn square_value(piece: usize, file: usize, rank: usize) -> (i32, i32) {
-    let c = centrality(file, rank);
-    match piece {
-        // Pawn.
-        0 => {
-            const ADVANCE_MG: [i32; 8] = [0, 0, 2, 6, 14, 30, 60, 0];
-            const ADVANCE_EG: [i32; 8] = [0, 0, 5, 15, 30, 55, 95, 0];
-            let mut mg = ADVANCE_MG[rank];
-            let centre_file = file == 3 || file == 4;
-            if centre_file && (rank == 3 || rank == 4) {
-                mg += 15;
-            } else if centre_file && rank == 1 {
-                mg -= 10; // an unmoved centre pawn blocks the bishops
-            } else if (file == 2 || file == 5) && rank == 3 {
-                mg += 5;
-            }
-            if file >= 5 && rank == 1 {
-                mg += 5; // the castled king's shelter
-            }
-            (mg, ADVANCE_EG[rank])
-        }
-        // Knight: the rim is dim.
-        1 => (6 * c - 20, 5 * c - 15),
-        // Bishop, also better off its home rank.
-        2 => (4 * c - 10 - if rank == 0 { 10 } else { 0 }, 3 * c - 8),
-        // Rook: the seventh rank, and the centre files a little.
-        3 => {
-            let seventh = rank == 6;
-            let file_bonus = if file == 3 || file == 4 { 6 } else { 0 };
-            (
-                (if seventh { 20 } else { 0 }) + file_bonus,
-                if seventh { 12 } else { 0 },
-            )
-        }
-        // Queen.
-        4 => (2 * c - 6, 4 * c - 12),
-        // King.
-        _ => {
-            const HOME: [i32; 8] = [15, 25, 10, -5, 0, 5, 30, 15];
-            const SECOND: [i32; 8] = [0, 0, -10, -15, -15, -10, 0, 0];
-            let mg = match rank {
-                0 => HOME[file],
-                1 => SECOND[file],
-                r => -20 - 10 * (r as i32 - 2),
-            };
-            (mg, 7 * c - 25)
-        }
-    }
-}
+const _: () = assert!(WEIGHTS.len() == param::COUNT);
 
-/// Material plus position for every piece on every square, from White's side:
-/// `TABLE_MG[piece][square]` with a1 = 0, h8 = 63.
-static TABLE_MG: [[i16; 64]; 6] = make_table(true);
-static TABLE_EG: [[i16; 64]; 6] = make_table(false);
+/// Material plus square value for every piece on every square, from its
+/// own side: `TABLE_MG[piece][square]` with a1 = 0, h8 = 63.
+static TABLE_MG: [[i32; 64]; 6] = make_table(true);
+static TABLE_EG: [[i32; 64]; 6] = make_table(false);
 
-const fn make_table(middlegame: bool) -> [[i16; 64]; 6] {
-    let mut table = [[0i16; 64]; 6];
+const fn make_table(middlegame: bool) -> [[i32; 64]; 6] {
+    let mut table = [[0; 64]; 6];
     let mut piece = 0;
     while piece < 6 {
         let mut sq = 0;
         while sq < 64 {
-            let (mg, eg) = square_value(piece, sq % 8, sq / 8);
+            let material = WEIGHTS[param::MATERIAL + piece];
+            let square = WEIGHTS[param::SQUARES + 64 * piece + sq];
             table[piece][sq] = if middlegame {
-                (MATERIAL_MG[piece] + mg) as i16
+                material.0 + square.0
             } else {
-                (MATERIAL_EG[piece] + eg) as i16
+                material.1 + square.1
             };
             sq += 1;
         }
@@ -115,13 +111,103 @@ const fn make_table(middlegame: bool) -> [[i16; 64]; 6] {
     table
 }
 
+/// Where [`terms`] puts the evaluation's terms, each a count (White's less
+/// Black's) of one weight.
+pub trait Terms {
+    /// `count` more of the weight at `index` (see [`param`]).
+    fn add(&mut self, index: usize, count: i32);
+
+    /// A piece of `sign` (1 White, −1 Black) on `sq` (`flip` 56 for Black):
+    /// its material and its square's value.
+    #[inline]
+    fn piece(&mut self, piece: usize, sq: usize, flip: usize, sign: i32) {
+        self.add(param::MATERIAL + piece, sign);
+        self.add(param::SQUARES + 64 * piece + (sq ^ flip), sign);
+    }
+}
+
+/// The search's sink: the weighted sums, middlegame and endgame.
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Terms for Sum {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        self.mg += WEIGHTS[index].0 * count;
+        self.eg += WEIGHTS[index].1 * count;
+    }
+
+    #[inline(always)]
+    fn piece(&mut self, piece: usize, sq: usize, flip: usize, sign: i32) {
+        self.mg += sign * TABLE_MG[piece][sq ^ flip];
+        self.eg += sign * TABLE_EG[piece][sq ^ flip];
+    }
+}
+
+/// The evaluation of a position as counts by weight, for fitting the
+/// weights: White's view, with the side to move's tempo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    /// The game phase: [`MAX_PHASE`] the middlegame, 0 the endgame.
+    pub phase: i32,
+    /// Each weight's count by its index (see [`param`]).
+    pub counts: [i32; param::COUNT],
+}
+
+impl Terms for Trace {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32) {
+        self.counts[index] += count;
+    }
+}
+
+/// `board`'s terms, or `None` where the evaluation is a draw whatever the
+/// weights ([`evaluate`] returns 0 there).
+pub fn trace(board: &Board) -> Option<Trace> {
+    if insufficient_material(board) {
+        return None;
+    }
+    let mut trace = Trace {
+        phase: 0,
+        counts: [0; param::COUNT],
+    };
+    trace.phase = terms(board, &mut trace);
+    let to_move = if board.side_to_move() == Color::White {
+        1
+    } else {
+        -1
+    };
+    trace.add(param::TEMPO, to_move);
+    Some(trace)
+}
+
 /// The static score of `board` from the side to move's view, in centipawns.
 /// Whatever the position, it stays within ±16000.
 pub fn evaluate(board: &Board) -> Score {
     if insufficient_material(board) {
         return 0;
     }
-    let (mut mg, mut eg, mut phase) = (0i32, 0i32, 0i32);
+    let mut sum = Sum::default();
+    let phase = terms(board, &mut sum);
+    let taper = |(mg, eg): (i32, i32)| (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let white = taper((sum.mg, sum.eg));
+    let score = if board.side_to_move() == Color::White {
+        white
+    } else {
+        -white
+    };
+    // The tempo is the side to move's, tapered on its own.
+    score + taper(WEIGHTS[param::TEMPO])
+}
+
+/// Puts `board`'s terms but the tempo, White's view, into `t`; returns the
+/// game phase.
+#[inline]
+fn terms(board: &Board, t: &mut impl Terms) -> i32 {
+    let mut phase = 0;
     for color in [Color::White, Color::Black] {
         let (sign, flip) = if color == Color::White {
             (1, 0)
@@ -131,65 +217,37 @@ pub fn evaluate(board: &Board) -> Score {
         for piece in Piece::ALL {
             let pieces = board.colored_pieces(color, piece);
             phase += PHASE[piece as usize] * pieces.len() as i32;
-            let (table_mg, table_eg) = (&TABLE_MG[piece as usize], &TABLE_EG[piece as usize]);
             for sq in pieces {
-                // Black's pieces read the table upside down.
-                let i = sq as usize ^ flip;
-                mg += sign * table_mg[i] as i32;
-                eg += sign * table_eg[i] as i32;
+                t.piece(piece as usize, sq as usize, flip, sign);
             }
         }
         if board.colored_pieces(color, Piece::Bishop).len() >= 2 {
-            mg += sign * BISHOP_PAIR.0;
-            eg += sign * BISHOP_PAIR.1;
+            t.add(param::BISHOP_PAIR, sign);
         }
-        let (pawns_mg, pawns_eg) = pawn_structure(board, color);
-        let (activity_mg, activity_eg) = activity(board, color);
-        mg += sign * (pawns_mg + activity_mg);
-        eg += sign * (pawns_eg + activity_eg);
-        let (files_mg, files_eg) = rook_files(board, color);
-        mg += sign * (files_mg + king_shelter(board, color));
-        eg += sign * files_eg;
+        pawn_structure(board, color, sign, t);
+        activity(board, color, sign, t);
+        rook_files(board, color, sign, t);
+        king_shelter(board, color, sign, t);
     }
-    let phase = phase.min(MAX_PHASE);
-    let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let score = if board.side_to_move() == Color::White {
-        white
-    } else {
-        -white
-    };
-    score + TEMPO
+    phase.min(MAX_PHASE)
 }
 
-/// A rook on a file with no pawn of its own side (semi-open), and more with
-/// no pawn at all (open), middlegame and endgame.
-const ROOK_SEMI_OPEN: (i32, i32) = (10, 5);
-const ROOK_OPEN: (i32, i32) = (20, 10);
-
-/// `color`'s rooks on open and semi-open files, middlegame and endgame.
-fn rook_files(board: &Board, color: Color) -> (i32, i32) {
+/// `color`'s rooks on open and semi-open files.
+fn rook_files(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let all = board.pieces(Piece::Pawn).0;
-    let (mut mg, mut eg) = (0, 0);
     for sq in board.colored_pieces(color, Piece::Rook) {
         let file = FILE_A << sq.file() as u32;
         if all & file == 0 {
-            mg += ROOK_OPEN.0;
-            eg += ROOK_OPEN.1;
+            t.add(param::ROOK_OPEN, sign);
         } else if own & file == 0 {
-            mg += ROOK_SEMI_OPEN.0;
-            eg += ROOK_SEMI_OPEN.1;
+            t.add(param::ROOK_SEMI_OPEN, sign);
         }
     }
-    (mg, eg)
 }
 
-/// Per own pawn in front of a king on its first two ranks, on its file or
-/// the next ones: one rank ahead, two ranks ahead (middlegame only).
-const SHELTER: (i32, i32) = (12, 6);
-
-/// The pawn shelter of `color`'s king, middlegame.
-fn king_shelter(board: &Board, color: Color) -> i32 {
+/// The pawn shelter of `color`'s king on its first two ranks.
+fn king_shelter(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let king = board.king(color);
     let (file, rank) = (king.file() as u32, king.rank() as u32);
     let relative = if color == Color::White {
@@ -198,7 +256,7 @@ fn king_shelter(board: &Board, color: Color) -> i32 {
         7 - rank
     };
     if relative > 1 {
-        return 0;
+        return;
     }
     let files = file_and_neighbours(file);
     let rank_ahead = |n: u32| -> u64 {
@@ -210,27 +268,19 @@ fn king_shelter(board: &Board, color: Color) -> i32 {
         if r < 8 { 0xFFu64 << (8 * r) } else { 0 }
     };
     let pawns = board.colored_pieces(color, Piece::Pawn).0 & files;
-    SHELTER.0 * (pawns & rank_ahead(1)).count_ones() as i32
-        + SHELTER.1 * (pawns & rank_ahead(2)).count_ones() as i32
+    t.add(
+        param::SHELTER,
+        sign * (pawns & rank_ahead(1)).count_ones() as i32,
+    );
+    t.add(
+        param::SHELTER + 1,
+        sign * (pawns & rank_ahead(2)).count_ones() as i32,
+    );
 }
 
-/// A passed pawn's bonus by its rank from its own side, middlegame and
-/// endgame.
-const PASSED_MG: [i32; 8] = [0, 5, 5, 10, 20, 35, 60, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 15, 25, 45, 75, 120, 0];
-/// Each pawn beyond the first on a file.
-const DOUBLED: (i32, i32) = (-10, -20);
-/// A pawn with no friendly pawn on a neighbouring file.
-const ISOLATED: (i32, i32) = (-10, -15);
-/// Per square a knight, bishop, rook or queen reaches (not its own side's,
-/// not attacked by an enemy pawn), above or below `MOBILITY_MEAN`, by
-/// [`Piece`] index.
-const MOBILITY_MG: [i32; 6] = [0, 4, 4, 2, 1, 0];
-const MOBILITY_EG: [i32; 6] = [0, 4, 5, 4, 2, 0];
+/// The squares a knight, bishop, rook and queen reach on average, by
+/// [`Piece`] index: mobility counts from there.
 const MOBILITY_MEAN: [i32; 6] = [0, 4, 6, 6, 12, 0];
-/// Per attack on a square next to the enemy king (middlegame), by
-/// [`Piece`] index, once two or more pieces take part.
-const KING_ATTACK: [i32; 6] = [0, 6, 6, 8, 12, 0];
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -250,11 +300,10 @@ fn pawn_attacks(pawns: u64, color: Color) -> u64 {
     }
 }
 
-/// Passed, doubled and isolated pawns of `color`, middlegame and endgame.
-fn pawn_structure(board: &Board, color: Color) -> (i32, i32) {
+/// Passed, doubled and isolated pawns of `color`.
+fn pawn_structure(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let enemy = board.colored_pieces(!color, Piece::Pawn).0;
-    let (mut mg, mut eg) = (0, 0);
     for file in 0..8 {
         let on_file = (own & (FILE_A << file)).count_ones() as i32;
         if on_file == 0 {
@@ -268,12 +317,10 @@ fn pawn_structure(board: &Board, color: Color) -> (i32, i32) {
             neighbours |= FILE_A << (file + 1);
         }
         if on_file > 1 {
-            mg += DOUBLED.0 * (on_file - 1);
-            eg += DOUBLED.1 * (on_file - 1);
+            t.add(param::DOUBLED, sign * (on_file - 1));
         }
         if own & neighbours == 0 {
-            mg += ISOLATED.0 * on_file;
-            eg += ISOLATED.1 * on_file;
+            t.add(param::ISOLATED, sign * on_file);
         }
     }
     for sq in BitBoard(own) {
@@ -285,23 +332,20 @@ fn pawn_structure(board: &Board, color: Color) -> (i32, i32) {
             _ => continue,
         };
         if enemy & files & ahead == 0 {
-            mg += PASSED_MG[relative];
-            eg += PASSED_EG[relative];
+            t.add(param::PASSED + relative, sign);
         }
     }
-    (mg, eg)
 }
 
-/// Mobility of `color`'s pieces and their attacks next to the enemy king,
-/// middlegame and endgame.
-fn activity(board: &Board, color: Color) -> (i32, i32) {
+/// Mobility of `color`'s pieces and their attacks next to the enemy king.
+fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let occupied = board.occupied();
     let enemy_pawns = board.colored_pieces(!color, Piece::Pawn).0;
     let area = BitBoard(!board.colors(color).0 & !pawn_attacks(enemy_pawns, !color));
     let king = board.king(!color);
     let zone = cozy_chess::get_king_moves(king) | king.bitboard();
-    let (mut mg, mut eg) = (0, 0);
-    let (mut attackers, mut attack) = (0, 0);
+    let mut attackers = 0;
+    let mut hits_by = [0; 4];
     for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
         let p = piece as usize;
         for sq in board.colored_pieces(color, piece) {
@@ -315,19 +359,19 @@ fn activity(board: &Board, color: Color) -> (i32, i32) {
                 }
             };
             let mobility = (reach & area).len() as i32 - MOBILITY_MEAN[p];
-            mg += MOBILITY_MG[p] * mobility;
-            eg += MOBILITY_EG[p] * mobility;
+            t.add(param::MOBILITY + p - 1, sign * mobility);
             let hits = (reach & zone).len() as i32;
             if hits > 0 {
                 attackers += 1;
-                attack += KING_ATTACK[p] * hits;
+                hits_by[p - 1] += hits;
             }
         }
     }
     if attackers >= 2 {
-        mg += attack;
+        for (p, hits) in hits_by.into_iter().enumerate() {
+            t.add(param::KING_ATTACK + p, sign * hits);
+        }
     }
-    (mg, eg)
 }
 
 /// Neither side can ever mate: bare kings, or a single minor piece, and no pawns.
@@ -522,13 +566,31 @@ mod tests {
         fen.parse().unwrap()
     }
 
+    /// The weights' counts of one colour's terms, through `f`.
+    fn counts(f: impl Fn(&mut Trace)) -> [i32; param::COUNT] {
+        let mut t = Trace {
+            phase: 0,
+            counts: [0; param::COUNT],
+        };
+        f(&mut t);
+        t.counts
+    }
+
     #[test]
     fn rooks_score_open_and_semi_open_files() {
         // White: a rook on the open d-file, one on the e-file behind its own
         // pawn; Black: a rook on the c-file, semi-open (only White's pawn).
         let b = board("2r3k1/8/8/8/8/2P5/4P3/3RR1K1 w - - 0 1");
-        assert_eq!(rook_files(&b, Color::White), ROOK_OPEN);
-        assert_eq!(rook_files(&b, Color::Black), ROOK_SEMI_OPEN);
+        let white = counts(|t| rook_files(&b, Color::White, 1, t));
+        assert_eq!(
+            (white[param::ROOK_OPEN], white[param::ROOK_SEMI_OPEN]),
+            (1, 0)
+        );
+        let black = counts(|t| rook_files(&b, Color::Black, -1, t));
+        assert_eq!(
+            (black[param::ROOK_OPEN], black[param::ROOK_SEMI_OPEN]),
+            (0, -1)
+        );
     }
 
     #[test]
@@ -536,10 +598,39 @@ mod tests {
         // f2, g2 one rank ahead of the king on g1, h3 two; Black's king on
         // g8 behind f7, g6 (two ranks) and nothing on h; a king out on e4
         // has no shelter.
+        let shelter = |b: &Board, color| {
+            let c = counts(|t| king_shelter(b, color, 1, t));
+            (c[param::SHELTER], c[param::SHELTER + 1])
+        };
         let b = board("6k1/5p2/6p1/8/8/7P/5PP1/6K1 w - - 0 1");
-        assert_eq!(king_shelter(&b, Color::White), 2 * SHELTER.0 + SHELTER.1);
-        assert_eq!(king_shelter(&b, Color::Black), SHELTER.0 + SHELTER.1);
+        assert_eq!(shelter(&b, Color::White), (2, 1));
+        assert_eq!(shelter(&b, Color::Black), (1, 1));
         let out = board("6k1/8/8/8/4K3/3PPP2/8/8 w - - 0 1");
-        assert_eq!(king_shelter(&out, Color::White), 0);
+        assert_eq!(shelter(&out, Color::White), (0, 0));
+    }
+
+    #[test]
+    fn the_trace_weighted_is_the_evaluation() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R b KQ - 0 8",
+            "8/5pk1/6p1/3P4/2K5/8/5PP1/8 w - - 0 40",
+            "2r3k1/8/8/8/8/2P5/4P3/3RR1K1 b - - 0 1",
+        ] {
+            let b = board(fen);
+            // The tempo is tapered on its own, from the side to move's view.
+            let t = trace(&b).unwrap();
+            let to_move = t.counts[param::TEMPO];
+            let taper =
+                |(mg, eg): (i32, i32)| (mg * t.phase + eg * (MAX_PHASE - t.phase)) / MAX_PHASE;
+            let rest = t.counts.iter().zip(WEIGHTS).take(param::TEMPO);
+            let sum = rest.fold((0, 0), |(mg, eg), (&c, w)| (mg + c * w.0, eg + c * w.1));
+            assert_eq!(
+                to_move * taper(sum) + taper(WEIGHTS[param::TEMPO]),
+                evaluate(&b),
+                "{fen}"
+            );
+        }
+        assert_eq!(trace(&board("8/8/4k3/8/8/3NK3/8/8 w - - 0 1")), None);
     }
 }

@@ -34,10 +34,13 @@ mod middlegames;
 mod position;
 mod san;
 mod see;
+/// Fitting the evaluation's weights to self-play games.
+pub mod train;
+mod weights;
 
 pub use bratko_kopec::{EpdPosition, bratko_kopec, parse_epd};
 pub use cozy_chess::{self, Board, Move};
-pub use eval::{ChessEval, PRUNING, evaluate};
+pub use eval::{ChessEval, MAX_PHASE, PRUNING, Terms, Trace, evaluate, param, trace};
 pub use middlegames::{MIDDLEGAMES, middlegames};
 pub use position::{Chess, HISTORY_LEN, START_FEN, perft};
 pub use see::{SEE_VALUE, see};
