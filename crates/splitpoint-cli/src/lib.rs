@@ -28,6 +28,7 @@ mod solve;
 mod solve_batch;
 mod stress;
 mod train;
+mod train_chess;
 pub mod ucci;
 pub mod uci;
 

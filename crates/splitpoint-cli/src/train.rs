@@ -19,8 +19,17 @@ use splitpoint_games::othello::{Othello, STAGES, Weights, stage_empties, stage_o
 use crate::error::{Error, Result};
 use crate::stdout;
 
-/// Train Othello's pattern evaluation from the engine's own games
+/// Train Othello's pattern evaluation, or chess's weights, from the engine's own games
 ///
+/// Chess (`train chess`): self-play games at --nodes a move from the match
+/// book's openings and a few random moves (games.txt), then the hand-set
+/// evaluation's weights fitted to the games' results (blended with the
+/// searches' scores, --result-share) by Texel's method, the
+/// whole batch at each of --iterations steps, one game in ten held out
+/// (weights.rs, report.json). Copy weights.rs into
+/// crates/splitpoint-games/src/chess/ and rebuild to use it.
+///
+/// Othello:
 /// Three steps, each resumable from its files in --out: positions from
 /// randomized self-play (positions.bin); their values (labels-SS.bin per
 /// stage SS, 0 the opening to 14 the last moves): exact solves when at most
@@ -37,6 +46,8 @@ use crate::stdout;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   splitpoint train othello --quick --out /tmp/quick         a few minutes
+  splitpoint train chess --quick --out /tmp/chess           a minute
+  splitpoint train chess --games 4000 --threads 2 --out train/chess
   nice -n 10 splitpoint train othello --out train/full      the full run (hours)")]
 pub struct TrainArgs {
     /// The game whose evaluation to train (othello)
@@ -64,11 +75,23 @@ pub struct TrainArgs {
     #[arg(long, value_name = "D")]
     pub depth: Option<i32>,
 
-    /// Ridge penalty per weight, against squared errors in discs
-    #[arg(long, value_name = "L", default_value_t = 2.0)]
-    pub lambda: f64,
+    /// Ridge penalty per weight [default: othello 2.0 against squared errors
+    /// in discs; chess 1e-7 per squared centipawn from the hand-set weights]
+    #[arg(long, value_name = "L")]
+    pub lambda: Option<f64>,
 
-    /// Conjugate-gradient iterations per stage [default: 60, --quick 30]
+    /// Chess: nodes each self-play move searches, give or take a quarter
+    /// [default: 3000, --quick 500]
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+
+    /// Chess: the share of a position's target that is its game's result;
+    /// the rest is the result its self-play search's score predicts
+    #[arg(long, value_name = "S", default_value_t = 0.5)]
+    pub result_share: f64,
+
+    /// Conjugate-gradient iterations per stage [default: 60, --quick 30];
+    /// chess: gradient steps [default: 1500, --quick 100]
     #[arg(long, value_name = "N")]
     pub iterations: Option<usize>,
 
@@ -118,7 +141,7 @@ impl Config {
             games: pick(q, args.games, 20_000, 600),
             exact_empties: pick(q, args.exact_empties, 16, 10),
             depth: pick(q, args.depth, 4, 2),
-            lambda: args.lambda,
+            lambda: args.lambda.unwrap_or(2.0),
             iterations: pick(q, args.iterations, 60, 30),
             seed: args.seed,
         };
@@ -143,11 +166,11 @@ impl Config {
     }
 }
 
-fn io_error(path: &Path, e: std::io::Error) -> Error {
+pub(crate) fn io_error(path: &Path, e: std::io::Error) -> Error {
     Error::input(format!("{}: {e}", path.display()))
 }
 
-fn bar(len: u64, what: &str) -> ProgressBar {
+pub(crate) fn bar(len: u64, what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -161,7 +184,7 @@ fn bar(len: u64, what: &str) -> ProgressBar {
 
 /// Writes `bytes` to `path` by way of a temporary file, so that a run
 /// stopped midway leaves the old file or the new one, never half of one.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     fs::write(&tmp, bytes).map_err(|e| io_error(&tmp, e))?;
     fs::rename(&tmp, path).map_err(|e| io_error(path, e))
@@ -169,11 +192,19 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Runs `splitpoint train`.
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {
+    if args.game == "chess" {
+        return crate::train_chess::run(args);
+    }
     if args.game != "othello" {
         return Err(Error::input(format!(
-            "train: '{}' has no learned evaluation (othello has)",
+            "train: '{}' has no learned evaluation (othello and chess have)",
             args.game
         )));
+    }
+    if args.nodes.is_some() {
+        return Err(Error::input(
+            "--nodes: chess only (othello labels by --depth)",
+        ));
     }
     if !(1..=256).contains(&args.threads) {
         return Err(Error::input("--threads: from 1 to 256"));

@@ -7,7 +7,7 @@
 //! repetition, the fifty-move rule, bare kings or a lone minor piece) and
 //! the adjudications it is asked for.
 
-mod openings;
+pub(crate) mod openings;
 mod stats;
 mod uci_client;
 

@@ -1,0 +1,375 @@
+//! `splitpoint train chess`: the evaluation's weights fitted to the engine's
+//! own games (Texel's method), resumable from the files it writes.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::mpsc;
+
+use serde::{Deserialize, Serialize};
+use splitpoint::Engine;
+use splitpoint_games::chess::train::{
+    Fit, PlayedGame, Sample, SelfPlay, current_weights, mean_error, self_play_game, weights_source,
+};
+use splitpoint_games::chess::{Chess, ChessEval};
+use splitpoint_games::rng::Rng;
+
+use crate::error::{Error, Result};
+use crate::match_cmd::openings;
+use crate::stdout;
+use crate::train::{TrainArgs, bar, io_error, write_atomic};
+
+/// How a chess run's games are played, kept in `config.json`: a resumed
+/// run must play them the same way. More games may be asked for, and the
+/// fit's settings may change from run to run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Config {
+    nodes: u64,
+    random_plies: u32,
+    seed: u64,
+}
+
+/// A run's settings.
+struct Settings {
+    games: u64,
+    result_share: f64,
+    lambda: f64,
+    steps: usize,
+    config: Config,
+}
+
+/// What the fit did, in `report.json`.
+#[derive(Serialize)]
+struct Report {
+    games: u64,
+    train_positions: usize,
+    test_positions: usize,
+    k: f64,
+    train_error_before: f64,
+    test_error_before: f64,
+    train_error: f64,
+    test_error: f64,
+    results: [u64; 3],
+}
+
+/// Every tenth game is held out of the fit, to measure it.
+fn held_out(game: u64) -> bool {
+    game % 10 == 9
+}
+
+impl Settings {
+    fn of(args: &TrainArgs) -> Result<Settings> {
+        if args.exact_empties.is_some() || args.depth.is_some() {
+            return Err(Error::input(
+                "--exact-empties and --depth are othello's; chess plays --nodes a move",
+            ));
+        }
+        let q = args.quick;
+        let config = Settings {
+            games: args.games.unwrap_or(if q { 40 } else { 3000 }),
+            result_share: args.result_share,
+            lambda: args.lambda.unwrap_or(1e-7),
+            steps: args.iterations.unwrap_or(if q { 100 } else { 1500 }),
+            config: Config {
+                nodes: args.nodes.unwrap_or(if q { 500 } else { 3000 }),
+                random_plies: 2,
+                seed: args.seed,
+            },
+        };
+        if config.games < 10 {
+            return Err(Error::input(
+                "--games: at least 10 (one in ten is held out)",
+            ));
+        }
+        if !(100..=10_000_000).contains(&config.config.nodes) {
+            return Err(Error::input("--nodes: from 100 to 10,000,000"));
+        }
+        if !(0.0..=1.0).contains(&config.result_share) {
+            return Err(Error::input("--result-share: from 0 to 1"));
+        }
+        if !(config.lambda.is_finite() && config.lambda >= 0.0) {
+            return Err(Error::input("--lambda: zero or a positive number"));
+        }
+        if config.steps == 0 {
+            return Err(Error::input("--iterations: at least one"));
+        }
+        Ok(config)
+    }
+}
+
+/// Runs `splitpoint train chess`.
+pub fn run(args: &TrainArgs) -> Result<ExitCode> {
+    if !(1..=256).contains(&args.threads) {
+        return Err(Error::input("--threads: from 1 to 256"));
+    }
+    let settings = Settings::of(args)?;
+    let config = &settings.config;
+    let dir = &args.out;
+    fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    let config_path = dir.join("config.json");
+    if config_path.exists() {
+        let old = fs::read_to_string(&config_path).map_err(|e| io_error(&config_path, e))?;
+        let old: Config = serde_json::from_str(&old)
+            .map_err(|e| Error::input(format!("{}: {e}", config_path.display())))?;
+        if old != *config {
+            return Err(Error::input(format!(
+                "{} holds a run with other settings ({old:?}); give the same flags to resume it, \
+                 or another --out",
+                dir.display()
+            )));
+        }
+    } else {
+        let text = serde_json::to_string_pretty(config).expect("the config serializes");
+        write_atomic(&config_path, text.as_bytes())?;
+    }
+    let mut out = stdout();
+    writeln!(
+        out,
+        "training chess: {} self-play games at {} nodes a move (seed {}), {} steps, lambda {}, \
+         into {}",
+        settings.games,
+        config.nodes,
+        config.seed,
+        settings.steps,
+        settings.lambda,
+        dir.display()
+    )?;
+    let games = play(dir, config, settings.games, args.threads)?;
+    let mut results = [0u64; 3];
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (&index, game) in &games {
+        results[(game.result * 2.0) as usize] += 1;
+        let set = if held_out(index) {
+            &mut test
+        } else {
+            &mut train
+        };
+        set.extend(
+            game.positions
+                .iter()
+                .filter_map(|(fen, score)| Some((Sample::new(fen, game.result)?, *score))),
+        );
+    }
+    writeln!(
+        out,
+        "{} games (White {} wins, {} draws, {} losses): {} positions to fit, {} held out",
+        games.len(),
+        results[2],
+        results[1],
+        results[0],
+        train.len(),
+        test.len()
+    )?;
+    if train.is_empty() || test.is_empty() {
+        return Err(Error::input(
+            "the games kept no positions to fit or to test: play more --games",
+        ));
+    }
+
+    // The scale that fits the weights to the games' results, then the
+    // searches' scores blended in at that scale.
+    let start = current_weights();
+    let k = Fit::best_k(
+        &train.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>(),
+        &start,
+    );
+    let blended = |set: Vec<(Sample, i32)>| -> Vec<Sample> {
+        set.into_iter()
+            .map(|(mut sample, score)| {
+                sample.blend(score, settings.result_share, k);
+                sample
+            })
+            .collect()
+    };
+    let (train, test) = (blended(train), blended(test));
+    let (train_before, test_before) = (mean_error(&train, &start, k), mean_error(&test, &start, k));
+    writeln!(
+        out,
+        "k {k:.3}; mean squared error now: {train_before:.6} fitted, {test_before:.6} held out"
+    )?;
+    let mut fit = Fit::new(start, k, settings.lambda, 1.0);
+    let progress = bar(settings.steps as u64, "fitting");
+    for _ in 0..settings.steps {
+        fit.step(&train, args.threads);
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let weights = fit.rounded();
+    let rounded: Vec<(f64, f64)> = weights
+        .iter()
+        .map(|&(mg, eg)| (f64::from(mg), f64::from(eg)))
+        .collect();
+    let (train_after, test_after) = (
+        mean_error(&train, &rounded, k),
+        mean_error(&test, &rounded, k),
+    );
+    writeln!(
+        out,
+        "after the fit: {train_after:.6} fitted, {test_after:.6} held out"
+    )?;
+    let source_path = dir.join("weights.rs");
+    write_atomic(&source_path, weights_source(&weights).as_bytes())?;
+    let report = Report {
+        games: games.len() as u64,
+        train_positions: train.len(),
+        test_positions: test.len(),
+        k,
+        train_error_before: train_before,
+        test_error_before: test_before,
+        train_error: train_after,
+        test_error: test_after,
+        results,
+    };
+    let report_path = dir.join("report.json");
+    let text = serde_json::to_string_pretty(&report).expect("the report serializes");
+    write_atomic(&report_path, text.as_bytes())?;
+    writeln!(
+        out,
+        "wrote {} (copy it to crates/splitpoint-games/src/chess/weights.rs and rebuild) and {}",
+        source_path.display(),
+        report_path.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The run's first `count` games: those `games.txt` holds, then the
+/// missing ones played on `threads` threads and appended as they finish.
+fn play(
+    dir: &std::path::Path,
+    config: &Config,
+    count: u64,
+    threads: usize,
+) -> Result<BTreeMap<u64, PlayedGame>> {
+    let path = dir.join("games.txt");
+    let mut games = BTreeMap::new();
+    if path.exists() {
+        let text = fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
+        for (n, line) in text.lines().enumerate() {
+            // A line cut short by a stop mid-write is played again.
+            if let Some((index, game)) = parse_game(line) {
+                games.insert(index, game);
+            } else if n + 1 < text.lines().count() {
+                return Err(Error::input(format!(
+                    "{}:{}: not a game line",
+                    path.display(),
+                    n + 1
+                )));
+            }
+        }
+    }
+    let missing: Vec<u64> = (0..count).filter(|i| !games.contains_key(i)).collect();
+    if missing.is_empty() {
+        games.retain(|&i, _| i < count);
+        return Ok(games);
+    }
+    // Rewritten whole first: a partial last line is dropped.
+    let kept: String = games.iter().map(|(&i, g)| game_line(i, g)).collect();
+    write_atomic(&path, kept.as_bytes())?;
+    let mut file = fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .map_err(|e| io_error(&path, e))?;
+    let book = openings::book();
+    let how = SelfPlay {
+        nodes: config.nodes,
+        random_plies: config.random_plies,
+        max_plies: 300,
+        resign: 1000,
+    };
+    let progress = bar(missing.len() as u64, "self-play");
+    let (tx, rx) = mpsc::channel::<(u64, PlayedGame)>();
+    std::thread::scope(|scope| -> Result<()> {
+        for t in 0..threads {
+            let tx = tx.clone();
+            let (missing, book) = (&missing, &book);
+            scope.spawn(move || {
+                let mut engine = Engine::new(ChessEval::default(), 16);
+                for &index in missing.iter().skip(t).step_by(threads) {
+                    let opening: &Chess = &book[index as usize % book.len()].position;
+                    let mut rng = Rng::new(config.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    let game = self_play_game(&mut engine, opening, &how, &mut rng);
+                    if tx.send((index, game)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (index, game) in rx {
+            file.write_all(game_line(index, &game).as_bytes())
+                .map_err(|e| io_error(&path, e))?;
+            games.insert(index, game);
+            progress.inc(1);
+        }
+        Ok(())
+    })?;
+    progress.finish_and_clear();
+    games.retain(|&i, _| i < count);
+    Ok(games)
+}
+
+/// A game as one line of `games.txt`: index, White's result, plies, then
+/// the kept positions separated by `|`, each its FEN, `;` and the search's
+/// score (White's view).
+fn game_line(index: u64, game: &PlayedGame) -> String {
+    format!(
+        "{index}\t{}\t{}\t{}\n",
+        game.result,
+        game.plies,
+        game.positions
+            .iter()
+            .map(|(fen, score)| format!("{fen};{score}"))
+            .collect::<Vec<_>>()
+            .join("|")
+    )
+}
+
+/// The inverse of [`game_line`] (without its newline).
+fn parse_game(line: &str) -> Option<(u64, PlayedGame)> {
+    let mut fields = line.split('\t');
+    let index = fields.next()?.parse().ok()?;
+    let result: f32 = fields.next()?.parse().ok()?;
+    let plies = fields.next()?.parse().ok()?;
+    let positions = fields.next()?;
+    if ![0.0, 0.5, 1.0].contains(&result) || fields.next().is_some() {
+        return None;
+    }
+    let positions = positions
+        .split('|')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (fen, score) = p.split_once(';')?;
+            Some((fen.to_string(), score.parse().ok()?))
+        })
+        .collect::<Option<_>>()?;
+    Some((
+        index,
+        PlayedGame {
+            positions,
+            result,
+            plies,
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_line_reads_back() {
+        let game = PlayedGame {
+            positions: vec![
+                ("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1".into(), 120),
+                ("8/8/4k3/8/8/4K3/4P3/8 b - - 0 1".into(), -35),
+            ],
+            result: 0.5,
+            plies: 31,
+        };
+        let line = game_line(7, &game);
+        assert_eq!(parse_game(line.trim_end()), Some((7, game)));
+        assert_eq!(parse_game("7\t0.3\t31\t"), None, "not a result");
+        assert_eq!(parse_game("7\t1\t31"), None, "cut short");
+    }
+}
