@@ -1,5 +1,5 @@
-//! `splitpoint train othello --quick`: the files it writes, its report, and
-//! resuming from them.
+//! `splitpoint train othello|chess --quick`: the files it writes, its
+//! report, and resuming from them.
 
 use serde_json::Value;
 
@@ -70,7 +70,55 @@ fn quick_training_writes_weights_a_report_and_a_plot_and_resumes() {
 
 #[test]
 fn training_refuses_games_without_a_learned_evaluation() {
+    let dir = TempDir::new("train-draughts");
+    let message = rejected(&["train", "draughts", "--out", dir.arg()]);
+    assert!(message.contains("othello and chess"), "{message}");
+}
+
+#[test]
+fn chess_training_plays_fits_writes_the_weights_and_resumes() {
     let dir = TempDir::new("train-chess");
-    let message = rejected(&["train", "chess", "--out", dir.arg()]);
-    assert!(message.contains("othello"), "{message}");
+    let args = [
+        "train",
+        "chess",
+        "--quick",
+        "--games",
+        "10",
+        "--nodes",
+        "300",
+        "--iterations",
+        "20",
+        "--threads",
+        "2",
+        "--out",
+        dir.arg(),
+    ];
+    let first = success(&args);
+    let source = std::fs::read_to_string(dir.join("weights.rs")).expect("the weights");
+    assert!(source.contains("pub(super) const WEIGHTS"), "{source}");
+    let report = read_json(&dir.join("report.json"));
+    assert_eq!(report["games"], 10);
+    assert!(report["train_positions"].as_u64().unwrap() > 0, "{report}");
+    assert!(report["test_positions"].as_u64().unwrap() > 0, "{report}");
+    let error = |key: &str| report[key].as_f64().unwrap();
+    assert!(
+        error("train_error") < error("train_error_before"),
+        "{report}"
+    );
+    let games = std::fs::read_to_string(dir.join("games.txt")).unwrap();
+    assert_eq!(games.lines().count(), 10);
+
+    // Resuming plays nothing new and fits to the same weights.
+    assert_eq!(success(&args), first);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("weights.rs")).unwrap(),
+        source
+    );
+    // Games played otherwise are refused in the same directory, and
+    // Othello's labelling flags are Othello's.
+    let mut other = args;
+    other[6] = "400";
+    assert!(rejected(&other).contains("other settings"));
+    let depth = rejected(&["train", "chess", "--depth", "3", "--out", dir.arg()]);
+    assert!(depth.contains("othello"), "{depth}");
 }
