@@ -28,8 +28,8 @@ use crate::error::{Error, Result};
 use crate::stdout;
 use openings::Opening;
 use stats::{EloEstimate, Sprt, SprtState, Tally, parse_sprt};
-pub(crate) use uci_client::end_engine;
 use uci_client::{EngineSpec, UciEngine};
+pub(crate) use uci_client::{end_engine, write_failed};
 
 /// Play a chess match between two UCI engines: score, Elo and SPRT
 ///

@@ -179,7 +179,7 @@ impl UciEngine {
         }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("{}: cannot write to the engine: {e}", self.name))
+            .map_err(|e| write_failed(&self.name, line, &e))
     }
 
     /// The next line, waiting until `deadline`.
@@ -298,6 +298,16 @@ impl Drop for UciEngine {
     fn drop(&mut self) {
         let _ = self.send("quit");
         end_engine(&mut self.child, self.reader.take());
+    }
+}
+
+/// Why `line` could not be sent to the engine `name`: a closed pipe means
+/// the engine has exited, which the reader may not have seen yet.
+pub(crate) fn write_failed(name: &str, line: &str, e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        format!("{name}: the engine exited before '{line}' could be sent")
+    } else {
+        format!("{name}: cannot write to the engine: {e}")
     }
 }
 

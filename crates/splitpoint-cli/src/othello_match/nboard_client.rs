@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use splitpoint_games::othello::{Othello, OthelloMove};
 
-use crate::match_cmd::end_engine;
+use crate::match_cmd::{end_engine, write_failed};
 use crate::nboard::{board_text, legal_move};
 
 /// How long an engine may take to answer the handshake's `ping`.
@@ -80,7 +80,7 @@ impl NboardEngine {
     fn send(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("{}: cannot write to the engine: {e}", self.name))
+            .map_err(|e| write_failed(&self.name, line, &e))
     }
 
     /// The next line, waiting until `deadline`; `set myname` renames the
