@@ -11,7 +11,7 @@
 
 use splitpoint::{Engine, Game, Limits, Score, WIN_BOUND};
 
-use super::eval::{ChessEval, MAX_PHASE, evaluate, param, trace};
+use super::eval::{ChessEval, MAX_PHASE, param, trace};
 use super::position::Chess;
 use super::weights::WEIGHTS;
 use crate::rng::Rng;
@@ -359,13 +359,6 @@ pub fn weights_source(weights: &[(i32, i32)]) -> String {
     out
 }
 
-/// The static evaluation of `fen` from the side to move's view, for
-/// checking a weights file against the engine (`None` for a bad FEN).
-pub fn static_score(fen: &str) -> Option<Score> {
-    let board: cozy_chess::Board = fen.parse().ok()?;
-    Some(evaluate(&board))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,7 +375,8 @@ mod tests {
         let s = Sample::new(fen, 0.5).unwrap();
         let white = s.eval(&current_weights());
         // Black to move: the engine's score is Black's; rounding aside.
-        assert!((-white - f64::from(static_score(fen).unwrap())).abs() <= 1.0);
+        let engine = crate::chess::evaluate(&fen.parse().unwrap());
+        assert!((-white - f64::from(engine)).abs() <= 1.0);
     }
 
     #[test]
