@@ -66,7 +66,7 @@ impl Settings {
             ));
         }
         let q = args.quick;
-        let config = Settings {
+        let settings = Settings {
             games: args.games.unwrap_or(if q { 40 } else { 3000 }),
             result_share: args.result_share,
             lambda: args.lambda.unwrap_or(1e-7),
@@ -77,24 +77,24 @@ impl Settings {
                 seed: args.seed,
             },
         };
-        if config.games < 10 {
+        if settings.games < 10 {
             return Err(Error::input(
                 "--games: at least 10 (one in ten is held out)",
             ));
         }
-        if !(100..=10_000_000).contains(&config.config.nodes) {
+        if !(100..=10_000_000).contains(&settings.config.nodes) {
             return Err(Error::input("--nodes: from 100 to 10,000,000"));
         }
-        if !(0.0..=1.0).contains(&config.result_share) {
+        if !(0.0..=1.0).contains(&settings.result_share) {
             return Err(Error::input("--result-share: from 0 to 1"));
         }
-        if !(config.lambda.is_finite() && config.lambda >= 0.0) {
+        if !(settings.lambda.is_finite() && settings.lambda >= 0.0) {
             return Err(Error::input("--lambda: zero or a positive number"));
         }
-        if config.steps == 0 {
+        if settings.steps == 0 {
             return Err(Error::input("--iterations: at least one"));
         }
-        Ok(config)
+        Ok(settings)
     }
 }
 
