@@ -148,7 +148,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         set.extend(
             game.positions
                 .iter()
-                .filter_map(|(fen, score)| Some((Sample::new(fen, game.result)?, *score))),
+                .filter_map(|(fen, score)| Sample::new(fen, game.result, *score)),
         );
     }
     writeln!(
@@ -170,19 +170,10 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     // The scale that fits the weights to the games' results, then the
     // searches' scores blended in at that scale.
     let start = current_weights();
-    let k = Fit::best_k(
-        &train.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>(),
-        &start,
-    );
-    let blended = |set: Vec<(Sample, i32)>| -> Vec<Sample> {
-        set.into_iter()
-            .map(|(mut sample, score)| {
-                sample.blend(score, settings.result_share, k);
-                sample
-            })
-            .collect()
-    };
-    let (train, test) = (blended(train), blended(test));
+    let k = Fit::best_k(&train, &start);
+    for sample in train.iter_mut().chain(test.iter_mut()) {
+        sample.blend(settings.result_share, k);
+    }
     let (train_before, test_before) = (mean_error(&train, &start, k), mean_error(&test, &start, k));
     writeln!(
         out,

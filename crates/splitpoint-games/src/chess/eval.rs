@@ -375,7 +375,7 @@ fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
 }
 
 /// Neither side can ever mate: bare kings, or a single minor piece, and no pawns.
-fn insufficient_material(board: &Board) -> bool {
+pub(crate) fn insufficient_material(board: &Board) -> bool {
     let heavy = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
     heavy.is_empty() && (board.pieces(Piece::Knight) | board.pieces(Piece::Bishop)).len() <= 1
 }

@@ -9,9 +9,9 @@
 //! from ([`Fit::best_k`]), then descends the error's gradient (Adam, whole
 //! batch), with a ridge pull towards the starting weights.
 
-use splitpoint::{Engine, Game, Limits, Score, WIN_BOUND};
+use splitpoint::{Engine, Evaluator, Game, Limits, Score, WIN_BOUND};
 
-use super::eval::{ChessEval, MAX_PHASE, param, trace};
+use super::eval::{ChessEval, MAX_PHASE, insufficient_material, param, trace};
 use super::position::Chess;
 use super::weights::WEIGHTS;
 use crate::rng::Rng;
@@ -76,12 +76,12 @@ pub fn self_play_game(
                 _ => 0.5,
             };
         }
-        if trace(pos.board()).is_none() || ply >= how.max_plies {
+        if insufficient_material(pos.board()) || ply >= how.max_plies {
             break 0.5;
         }
-        let mut moves = splitpoint::MoveList::new();
-        pos.generate_moves(&mut moves);
         let mv = if ply < random {
+            let mut moves = splitpoint::MoveList::new();
+            pos.generate_moves(&mut moves);
             moves[rng.below(moves.len() as u64) as usize]
         } else {
             let nodes = how.nodes * 3 / 4 + rng.below(how.nodes / 2 + 1);
@@ -92,8 +92,8 @@ pub fn self_play_game(
             let r = engine.search(&pos, &limits);
             let white_view = if white_to_move { r.score } else { -r.score };
             let Some(mv) = r.best_move else { break 0.5 };
-            let quiet = mv.promotion.is_none() && pos.captured(mv).is_none();
-            if quiet && !pos.in_check() && r.score.abs() < WIN_BOUND {
+            if engine.evaluator().is_quiet(&pos, mv) && !pos.in_check() && r.score.abs() < WIN_BOUND
+            {
                 positions.push((pos.to_string(), white_view));
             }
             // Adjudication: the searches agree, ply after ply, on who wins.
@@ -135,13 +135,15 @@ pub struct Sample {
     /// White's expected result: the game's, or blended with the search's
     /// score ([`Sample::blend`]).
     pub result: f32,
+    /// The self-play search's score of the position, White's view.
+    pub score: Score,
 }
 
 impl Sample {
-    /// The sample of the position `fen` from a game White scored `result`
-    /// in; `None` for a bad FEN or a position the evaluation calls drawn by
-    /// material.
-    pub fn new(fen: &str, result: f32) -> Option<Sample> {
+    /// The sample of the position `fen`, which the search scored `score`
+    /// (White's view), from a game White scored `result` in; `None` for a
+    /// bad FEN or a position the evaluation calls drawn by material.
+    pub fn new(fen: &str, result: f32, score: Score) -> Option<Sample> {
         let board: cozy_chess::Board = fen.parse().ok()?;
         let t = trace(&board)?;
         let counts = t
@@ -155,13 +157,14 @@ impl Sample {
             counts,
             phase: t.phase,
             result,
+            score,
         })
     }
 
     /// The fit's aim blended: `share` of the game's result, the rest the
-    /// result the search's `score` (White's view) predicts at scale `k`.
-    pub fn blend(&mut self, score: Score, share: f64, k: f64) {
-        let predicted = sigmoid(k, f64::from(score));
+    /// result the search's score predicts at scale `k`.
+    pub fn blend(&mut self, share: f64, k: f64) {
+        let predicted = sigmoid(k, f64::from(self.score));
         self.result = (share * f64::from(self.result) + (1.0 - share) * predicted) as f32;
     }
 
@@ -372,7 +375,7 @@ mod tests {
     #[test]
     fn a_sample_weighted_is_the_evaluation_from_whites_side() {
         let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R b KQ - 0 8";
-        let s = Sample::new(fen, 0.5).unwrap();
+        let s = Sample::new(fen, 0.5, 0).unwrap();
         let white = s.eval(&current_weights());
         // Black to move: the engine's score is Black's; rounding aside.
         let engine = crate::chess::evaluate(&fen.parse().unwrap());
@@ -388,9 +391,9 @@ mod tests {
         let samples: Vec<Sample> = (0..20)
             .map(|i| {
                 if i % 2 == 0 {
-                    Sample::new(up, 1.0)
+                    Sample::new(up, 1.0, 0)
                 } else {
-                    Sample::new(down, 0.0)
+                    Sample::new(down, 0.0, 0)
                 }
                 .unwrap()
             })
