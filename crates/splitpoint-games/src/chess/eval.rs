@@ -1,7 +1,8 @@
-//! The evaluator: material and piece-square tables, pawn structure (passed,
-//! doubled and isolated pawns), mobility and attacks next to the enemy king,
-//! rooks on open files and the king's pawn shelter, tapered between the
-//! middlegame and the endgame; captures and promotions for quiescence,
+//! The evaluator: material and piece-square tables, pawn structure (passed
+//! pawns with their path and the kings' distances; doubled, isolated and
+//! connected pawns), mobility, attacks next to the enemy king and how many
+//! pieces make them, threats on pieces, rooks on open files and the king's
+//! pawn shelter, tapered between the middlegame and the endgame; captures and promotions for quiescence,
 //! ordered most valuable victim, least valuable attacker first; the pruning
 //! near the leaves the search may use.
 //!
@@ -59,11 +60,26 @@ pub mod param {
     pub const SHELTER: usize = ROOK_OPEN + 1;
     /// The side to move's bonus.
     pub const TEMPO: usize = SHELTER + 2;
+    /// Threats on the enemy's knights, bishops, rooks and queens: attacked
+    /// by a pawn; a rook or queen attacked by a knight or bishop; a queen
+    /// attacked by a rook; attacked and not defended.
+    pub const THREAT: usize = TEMPO + 1;
+    /// How many pieces attack the squares next to the enemy king (0 to 7
+    /// or more): the danger grows faster than the attacks.
+    pub const KING_ATTACKERS: usize = THREAT + 4;
+    /// A passed pawn whose next square is empty and not attacked by the
+    /// enemy, by its rank from its own side.
+    pub const PASSED_FREE: usize = KING_ATTACKERS + 8;
+    /// A passed pawn, by its rank: per square that the enemy king stands
+    /// farther from its next square than its own king does.
+    pub const PASSED_KINGS: usize = PASSED_FREE + 8;
+    /// A pawn defended by a pawn; a pawn beside a pawn of its side.
+    pub const CONNECTED: usize = PASSED_KINGS + 8;
     /// How many weights there are.
-    pub const COUNT: usize = TEMPO + 1;
+    pub const COUNT: usize = CONNECTED + 2;
 
     /// Each block's name and first index, in order.
-    pub const BLOCKS: [(&str, usize); 17] = [
+    pub const BLOCKS: [(&str, usize); 22] = [
         ("material", MATERIAL),
         ("pawn squares", SQUARES),
         ("knight squares", SQUARES + 64),
@@ -81,6 +97,11 @@ pub mod param {
         ("rook on an open file", ROOK_OPEN),
         ("king shelter", SHELTER),
         ("tempo", TEMPO),
+        ("threats", THREAT),
+        ("king attackers", KING_ATTACKERS),
+        ("free passed pawn by rank", PASSED_FREE),
+        ("passed pawn's king distances by rank", PASSED_KINGS),
+        ("connected pawns", CONNECTED),
     ];
 }
 
@@ -208,6 +229,7 @@ pub fn evaluate(board: &Board) -> Score {
 #[inline]
 fn terms(board: &Board, t: &mut impl Terms) -> i32 {
     let mut phase = 0;
+    let mut attacks = [Attacks::default(); 2];
     for color in [Color::White, Color::Black] {
         let (sign, flip) = if color == Color::White {
             (1, 0)
@@ -225,11 +247,79 @@ fn terms(board: &Board, t: &mut impl Terms) -> i32 {
             t.add(param::BISHOP_PAIR, sign);
         }
         pawn_structure(board, color, sign, t);
-        activity(board, color, sign, t);
+        attacks[color as usize] = activity(board, color, sign, t);
         rook_files(board, color, sign, t);
         king_shelter(board, color, sign, t);
     }
+    for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
+        let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
+        threats(board, color, sign, ours, theirs, t);
+        passers(board, color, sign, theirs, t);
+    }
     phase.min(MAX_PHASE)
+}
+
+/// The squares one side attacks, by what attacks them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Attacks {
+    pawns: u64,
+    minors: u64,
+    rooks: u64,
+    all: u64,
+}
+
+/// `color`'s threats on the enemy's pieces (see [`param::THREAT`]).
+fn threats(
+    board: &Board,
+    color: Color,
+    sign: i32,
+    ours: &Attacks,
+    theirs: &Attacks,
+    t: &mut impl Terms,
+) {
+    let enemy = board.colors(!color).0;
+    let queens = board.pieces(Piece::Queen).0 & enemy;
+    let majors = (board.pieces(Piece::Rook).0 & enemy) | queens;
+    let pieces = enemy & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0;
+    let count = |b: u64| sign * b.count_ones() as i32;
+    t.add(param::THREAT, count(pieces & ours.pawns));
+    t.add(param::THREAT + 1, count(majors & ours.minors));
+    t.add(param::THREAT + 2, count(queens & ours.rooks));
+    t.add(param::THREAT + 3, count(pieces & ours.all & !theirs.all));
+}
+
+/// `color`'s passed pawns: their path and the kings' distances (see
+/// [`param::PASSED_FREE`] and [`param::PASSED_KINGS`]).
+fn passers(board: &Board, color: Color, sign: i32, theirs: &Attacks, t: &mut impl Terms) {
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let enemy = board.colored_pieces(!color, Piece::Pawn).0;
+    let occupied = board.occupied().0;
+    let (own_king, enemy_king) = (board.king(color), board.king(!color));
+    for sq in BitBoard(own) {
+        let (file, rank) = (sq.file() as u32, sq.rank() as usize);
+        let (ahead, relative, next) = match color {
+            Color::White if rank < 7 => (!0u64 << (8 * (rank + 1)), rank, sq as usize + 8),
+            Color::Black if rank > 0 => ((1u64 << (8 * rank)) - 1, 7 - rank, sq as usize - 8),
+            _ => continue,
+        };
+        if enemy & file_and_neighbours(file) & ahead != 0 {
+            continue;
+        }
+        let next_bit = 1u64 << next;
+        if (occupied | theirs.all) & next_bit == 0 {
+            t.add(param::PASSED_FREE + relative, sign);
+        }
+        let next = Square::index(next);
+        let distance = |king: Square| {
+            (king.file() as i32 - next.file() as i32)
+                .abs()
+                .max((king.rank() as i32 - next.rank() as i32).abs())
+        };
+        t.add(
+            param::PASSED_KINGS + relative,
+            sign * (distance(enemy_king) - distance(own_king)),
+        );
+    }
 }
 
 /// `color`'s rooks on open and semi-open files.
@@ -323,6 +413,15 @@ fn pawn_structure(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
             t.add(param::ISOLATED, sign * on_file);
         }
     }
+    let beside = ((own << 1) & !FILE_A) | ((own >> 1) & !FILE_H);
+    t.add(
+        param::CONNECTED,
+        sign * (own & pawn_attacks(own, color)).count_ones() as i32,
+    );
+    t.add(
+        param::CONNECTED + 1,
+        sign * (own & beside).count_ones() as i32,
+    );
     for sq in BitBoard(own) {
         let (file, rank) = (sq.file() as u32, sq.rank() as usize);
         let files = file_and_neighbours(file);
@@ -337,8 +436,9 @@ fn pawn_structure(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     }
 }
 
-/// Mobility of `color`'s pieces and their attacks next to the enemy king.
-fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
+/// Mobility of `color`'s pieces and their attacks next to the enemy king;
+/// returns the squares `color` attacks.
+fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) -> Attacks {
     let occupied = board.occupied();
     let enemy_pawns = board.colored_pieces(!color, Piece::Pawn).0;
     let area = BitBoard(!board.colors(color).0 & !pawn_attacks(enemy_pawns, !color));
@@ -346,6 +446,13 @@ fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let zone = cozy_chess::get_king_moves(king) | king.bitboard();
     let mut attackers = 0;
     let mut hits_by = [0; 4];
+    let pawns = pawn_attacks(board.colored_pieces(color, Piece::Pawn).0, color);
+    let mut attacks = Attacks {
+        pawns,
+        minors: 0,
+        rooks: 0,
+        all: pawns | cozy_chess::get_king_moves(board.king(color)).0,
+    };
     for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
         let p = piece as usize;
         for sq in board.colored_pieces(color, piece) {
@@ -358,6 +465,12 @@ fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
                         | cozy_chess::get_rook_moves(sq, occupied)
                 }
             };
+            attacks.all |= reach.0;
+            match piece {
+                Piece::Knight | Piece::Bishop => attacks.minors |= reach.0,
+                Piece::Rook => attacks.rooks |= reach.0,
+                _ => {}
+            }
             let mobility = (reach & area).len() as i32 - MOBILITY_MEAN[p];
             t.add(param::MOBILITY + p - 1, sign * mobility);
             let hits = (reach & zone).len() as i32;
@@ -372,6 +485,8 @@ fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
             t.add(param::KING_ATTACK + p, sign * hits);
         }
     }
+    t.add(param::KING_ATTACKERS + attackers.min(7), sign);
+    attacks
 }
 
 /// Neither side can ever mate: bare kings, or a single minor piece, and no pawns.
