@@ -11,7 +11,14 @@
 //! null-move pruning ends a non-PV node whose pass still holds beta, and late
 //! quiet moves of non-PV nodes are searched at reduced depth first; where
 //! [`Evaluator::pruning`] allows, nodes near the leaves are pruned by their
-//! static score (reverse futility, futility, late-move pruning).
+//! static score (reverse futility, futility, late-move pruning). Such a
+//! selective search also compares each node's static score with its side's
+//! last one (improving or not, [`StaticEval`]), reduces the null move more
+//! the deeper the node and the further its static score is above beta,
+//! takes a ply off a deep node the table has no move for (internal
+//! iterative reduction), extends a table move that alone holds its bound
+//! (singular extension, [`Worker::singular_extension`]), and lets the table
+//! end null-window quiescence nodes.
 //!
 //! Exact mode turns all of that off, and more: the table never ends a node
 //! (it only orders moves), the root uses no aspiration window, and the
@@ -40,7 +47,7 @@ use history::{History, SharedHistory};
 use hook::{Interrupt, NodeHook, SplitNode};
 pub(crate) use rules::NodeAlpha;
 pub(crate) use rules::pick_best;
-use rules::{MoveLoop, MoveSearch, at_horizon, extension, null_move_depth, null_move_position};
+use rules::{MoveLoop, MoveSearch, at_horizon, extension, internal_reduction, null_move};
 
 /// How often (in nodes) the clock and the node limit are looked at.
 const POLL_INTERVAL: u64 = 4096;
@@ -64,6 +71,19 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
     })
 }
 
+/// No static score: a node in check, or outside a selective search.
+const NO_EVAL: Score = -INFINITY;
+
+/// A node's static score before its move loop, where a selective search
+/// asks it (not in check), and whether it beats its side's last one (two
+/// plies up, else four; true when neither has one): the pruning near the
+/// leaves is bolder at a node that is not improving.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StaticEval {
+    pub(crate) score: Option<Score>,
+    pub(crate) improving: bool,
+}
+
 /// What the pruning near the leaves (see [`crate::game::Pruning`]) decided
 /// for a node's quiet moves before its loop.
 #[derive(Clone, Copy, Debug)]
@@ -80,8 +100,11 @@ pub(crate) struct LeafPruning {
 /// Step 4 of a node (here and in DTS's explicit stack): near the leaves, at
 /// null-window nodes out of check and outside exact mode, `Err(score)` when
 /// the static score beats beta by the reverse-futility margin, else which
-/// quiet moves the loop may skip (`None`: none).
+/// quiet moves the loop may skip (`None`: none). Where `eval` is improving,
+/// reverse futility's margin is a ply smaller (the score is likelier to
+/// hold); where it is not, half as many quiet moves are searched.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn leaf_pruning<G: Game, E: Evaluator<G>>(
     ctx: &SearchContext<'_, G, E>,
     pos: &G,
@@ -89,6 +112,7 @@ pub(crate) fn leaf_pruning<G: Game, E: Evaluator<G>>(
     beta: Score,
     depth: i32,
     in_check: bool,
+    eval: StaticEval,
 ) -> Result<Option<LeafPruning>, Score> {
     if ctx.exact || in_check || beta - alpha > 1 {
         return Ok(None);
@@ -104,10 +128,11 @@ pub(crate) fn leaf_pruning<G: Game, E: Evaluator<G>>(
     {
         return Ok(None);
     }
-    let eval = ctx.eval.evaluate(pos);
+    let improving = i32::from(eval.improving);
+    let eval = eval.score.unwrap_or_else(|| ctx.eval.evaluate(pos));
     if depth <= p.reverse_futility_depth
         && !is_decisive(beta)
-        && eval - p.reverse_futility_margin * depth >= beta
+        && eval - p.reverse_futility_margin * (depth - improving) >= beta
     {
         return Err(eval);
     }
@@ -116,7 +141,7 @@ pub(crate) fn leaf_pruning<G: Game, E: Evaluator<G>>(
             && !is_decisive(alpha)
             && eval + p.futility_margin * (depth + 1) <= alpha,
         late_moves: if depth <= p.late_move_depth {
-            3 + (depth * depth) as usize
+            (3 + (depth * depth) as usize) / (2 - improving as usize)
         } else {
             usize::MAX
         },
@@ -264,6 +289,8 @@ struct NodeSearch {
     /// The node the moves after the first are still to be keyed for
     /// (the first is the table's, [`Evaluator::defers_ordering`]).
     deferred: Option<OrderNode>,
+    /// The first move's extension (see [`Worker::singular_extension`]).
+    extend_first: i32,
 }
 
 /// One thread's search state: owned, never shared, but for the history of
@@ -276,6 +303,10 @@ pub struct Worker<G: Game> {
     /// The key of the move played at each ply of the line searched now
     /// ([`NO_MOVE`] for a pass).
     played: Box<[u16; MAX_PLY]>,
+    /// The static score of the node at each ply of the line searched now,
+    /// where a selective search asked it ([`NO_EVAL`] elsewhere): whether a
+    /// node improves on its side's last one.
+    evals: Box<[Score; MAX_PLY]>,
     /// The counter-moves: by a move's key (folded into [`COUNTERS`]), the
     /// key of the quiet move that last refuted it, in a selective search.
     counters: Box<[u16; COUNTERS]>,
@@ -308,6 +339,7 @@ impl<G: Game> Worker<G> {
             killers: Box::new([[None; 2]; MAX_PLY]),
             history: History::new(shared),
             played: Box::new([NO_MOVE; MAX_PLY]),
+            evals: Box::new([NO_EVAL; MAX_PLY]),
             counters: Box::new([NO_MOVE; COUNTERS]),
             pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
             stopped: false,
@@ -478,6 +510,7 @@ impl<G: Game> Worker<G> {
             entry_type: NodeType::Pv,
             leaf: None,
             deferred: None,
+            extend_first: 0,
         };
         let (best, best_move) = self.search_moves(ctx, root, &mut moves, &mut keys, node);
         let moved = best_move.is_some_and(|mv| move_to_front(root_moves, mv, best));
@@ -583,10 +616,38 @@ impl<G: Game> Worker<G> {
         r
     }
 
+    /// The node at `ply`'s [`StaticEval`], noted for the nodes below.
+    #[inline]
+    pub(crate) fn static_eval<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        ply: usize,
+        in_check: bool,
+    ) -> StaticEval {
+        if in_check || !ctx.selective() {
+            self.evals[ply] = NO_EVAL;
+            return StaticEval {
+                score: None,
+                improving: false,
+            };
+        }
+        let score = ctx.eval.evaluate(pos);
+        self.evals[ply] = score;
+        let last = [2, 4]
+            .into_iter()
+            .filter_map(|back| ply.checked_sub(back).map(|p| self.evals[p]))
+            .find(|&e| e != NO_EVAL);
+        StaticEval {
+            score: Some(score),
+            improving: last.is_none_or(|last| score > last),
+        }
+    }
+
     /// The null-move search of a non-PV node outside exact mode: the score
-    /// after the side to move passes, searched `NULL_MOVE_MIN_DEPTH - 1` or
-    /// more plies shallower with a null window at beta, when the static
-    /// score already reaches beta. `Some(score)` ends the node (a fail high
+    /// after the side to move passes, searched shallower (see
+    /// `rules::null_move_depth`) with a null window at beta, when the
+    /// static score (`eval`, if known) already reaches beta. `Some(score)` ends the node (a fail high
     /// by at least `score`); `None` means search it normally.
     #[allow(clippy::too_many_arguments)]
     fn null_move_cutoff<E: Evaluator<G>>(
@@ -598,9 +659,9 @@ impl<G: Game> Worker<G> {
         ply: usize,
         node_type: NodeType,
         in_check: bool,
+        eval: StaticEval,
     ) -> Option<Score> {
-        let null = null_move_position(ctx, pos, beta, depth, in_check)?;
-        let reduced = null_move_depth(depth);
+        let (null, reduced) = null_move(ctx, pos, beta, depth, in_check, eval.score)?;
         self.set_played(ply, NO_MOVE);
         let score = -self.pvs(
             ctx,
@@ -675,11 +736,13 @@ impl<G: Game> Worker<G> {
             Ok(probe) => probe,
             Err(score) => return score,
         };
+        let depth = depth - internal_reduction(ctx, probe.tt_move, depth);
+        let eval = self.static_eval(ctx, pos, ply, in_check);
 
         // Step 4. Near the leaves, at null-window nodes out of check: a
         // static score far above beta is taken as it is (reverse futility);
         // one far below alpha, or a late move, lets quiet moves go unsearched.
-        let leaf = match leaf_pruning(ctx, pos, alpha, beta, depth, in_check) {
+        let leaf = match leaf_pruning(ctx, pos, alpha, beta, depth, in_check, eval) {
             Ok(leaf) => leaf,
             Err(score) => return score,
         };
@@ -687,7 +750,7 @@ impl<G: Game> Worker<G> {
         // Step 5. Null move: when passing still holds beta, so does the node.
         if beta - alpha <= 1
             && let Some(score) =
-                self.null_move_cutoff(ctx, pos, beta, depth, ply, node_type, in_check)
+                self.null_move_cutoff(ctx, pos, beta, depth, ply, node_type, in_check, eval)
         {
             return score;
         }
@@ -713,6 +776,14 @@ impl<G: Game> Worker<G> {
         };
         let deferred =
             self.order_or_defer(ctx, pos, &mut moves, probe.tt_move, ply, order, &mut keys);
+        let extend_first = if deferred.is_none() {
+            self.singular_extension(ctx, pos, &moves, &keys, &probe, depth, ply)
+        } else {
+            0
+        };
+        if self.stopped {
+            return 0;
+        }
 
         // Step 7. Search the moves, best first.
         let node = NodeSearch {
@@ -724,6 +795,7 @@ impl<G: Game> Worker<G> {
             entry_type: node_type,
             leaf,
             deferred,
+            extend_first,
         };
         let (best, best_move) = self.search_moves(ctx, pos, &mut moves, &mut keys, node);
         if self.stopped {
@@ -758,6 +830,7 @@ impl<G: Game> Worker<G> {
             entry_type,
             leaf,
             deferred,
+            extend_first,
         } = node;
         let mut node = MoveLoop {
             alpha,
@@ -776,7 +849,11 @@ impl<G: Game> Worker<G> {
             if skips_move(ctx, leaf, i, node.best, pos, mv, &child) {
                 continue;
             }
-            let r = self.reduction(ctx, pos, &child, mv, i, depth, node_type);
+            let r = if i == 0 {
+                -extend_first
+            } else {
+                self.reduction(ctx, pos, &child, mv, i, depth, node_type)
+            };
             self.set_played(ply, G::move_key(mv));
             let alpha = node.alpha;
             let score = self.search_child(ctx, &child, i, r, || alpha, beta, depth, ply, node_type);

@@ -2,8 +2,8 @@
 //! position is quiet.
 
 use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, OrderNode, PerMove};
-use crate::score::{INFINITY, Score};
-use crate::tt::NO_MOVE;
+use crate::score::{INFINITY, Score, from_table};
+use crate::tt::{Bound, NO_MOVE};
 
 use super::rules::pick_best;
 use super::{SearchContext, Worker};
@@ -13,7 +13,8 @@ impl<G: Game> Worker<G> {
     /// Exactly `max(evaluate, max over noisy moves of -quiescence(child))`,
     /// searched with alpha-beta (stand-pat cutoffs are ordinary beta cutoffs);
     /// in check, the best noisy move alone (the static score only if there
-    /// is none). Outside exact mode and out of check, the moves the
+    /// is none). A selective search's null-window node may end at the
+    /// table ([`Self::table_cutoff`]). Outside exact mode and out of check, the moves the
     /// evaluator's [`Evaluator::skip_in_quiescence`] names are not searched.
     pub fn quiescence<E: Evaluator<G>>(
         &mut self,
@@ -32,6 +33,12 @@ impl<G: Game> Worker<G> {
         self.stats.seldepth = self.stats.seldepth.max(ply as u64);
         if let Some(outcome) = pos.outcome() {
             return ctx.eval.terminal_score(pos, outcome, ply);
+        }
+        if ctx.selective()
+            && beta - alpha == 1
+            && let Some(score) = self.table_cutoff(ctx, pos, alpha, beta, ply)
+        {
+            return score;
         }
         let in_check = ctx.eval.in_check(pos);
         if in_check && ply < MAX_PLY - 1 {
@@ -55,6 +62,33 @@ impl<G: Game> Worker<G> {
             return best;
         }
         self.quiescence_moves(ctx, pos, moves, best, alpha, beta, ply)
+    }
+
+    /// A selective search's null-window quiescence node ends at a table
+    /// entry whose bound settles it: any entry was searched at least as
+    /// deep as quiescence does.
+    #[inline]
+    fn table_cutoff<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        self.stats.tt_probes += 1;
+        let entry = ctx.tt.probe(pos.hash())?;
+        self.stats.tt_hits += 1;
+        let score = from_table(entry.score, ply);
+        let settles = match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        settles.then(|| {
+            self.stats.tt_cutoffs += 1;
+            score
+        })
     }
 
     /// Quiescence's move loop: the best of `best` and the noisy `moves`.

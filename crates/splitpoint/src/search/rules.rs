@@ -44,7 +44,22 @@ pub(crate) struct Probe {
     pub tt_move: u16,
     /// The stored upper bound (of any depth), if any.
     pub upper: Option<Score>,
+    /// The stored lower bound and its depth, if any.
+    pub lower: Option<(Score, i32)>,
 }
+
+impl Probe {
+    /// Nothing stored.
+    pub const EMPTY: Probe = Probe {
+        key: 0,
+        tt_move: NO_MOVE,
+        upper: None,
+        lower: None,
+    };
+}
+
+/// Singular extensions look at nodes this many plies from the horizon or more.
+const SINGULAR_DEPTH: i32 = 8;
 
 impl<G: Game> Worker<G> {
     /// Steps 2 and 3 of a node: counts it, then `Err(score)` if the node is
@@ -82,11 +97,15 @@ impl<G: Game> Worker<G> {
         self.stats.tt_probes += 1;
         let mut tt_move = NO_MOVE;
         let mut upper = None;
+        let mut lower = None;
         if let Some(entry) = ctx.tt.probe(key) {
             self.stats.tt_hits += 1;
             tt_move = entry.move_key;
             if entry.bound != Bound::Lower {
                 upper = Some(from_table(entry.score, ply));
+            }
+            if entry.bound != Bound::Upper {
+                lower = Some((from_table(entry.score, ply), entry.depth));
             }
             if !ctx.exact && !pv_node && entry.depth >= depth {
                 let score = from_table(entry.score, ply);
@@ -113,7 +132,63 @@ impl<G: Game> Worker<G> {
             key,
             tt_move,
             upper,
+            lower,
         })
+    }
+
+    /// The singular extension: 1 when, in a selective search, the table's
+    /// move (first in `moves`, ordered by `keys`) is the node's only good
+    /// one, else 0. The table must hold a lower bound for the node searched
+    /// nearly as deep; the other moves are then searched half as deep in a
+    /// null window a margin below that bound, and none may reach it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn singular_extension<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        moves: &G::Moves,
+        keys: &PerMove<G, i64>,
+        probe: &Probe,
+        depth: i32,
+        ply: usize,
+    ) -> i32 {
+        let Some((bound, stored_depth)) = probe.lower else {
+            return 0;
+        };
+        if !ctx.selective()
+            || ply == 0
+            || depth < SINGULAR_DEPTH
+            || stored_depth < depth - 3
+            || bound.abs() >= WIN_BOUND
+            || !moves.iter().any(|&mv| G::move_key(mv) == probe.tt_move)
+        {
+            return 0;
+        }
+        let singular_beta = bound - 2 * depth;
+        let mut others = moves.clone();
+        let mut others_keys = keys.clone();
+        for i in 0..others.len() {
+            pick_best(&mut others, &mut others_keys, i);
+            let mv = others[i];
+            let key = G::move_key(mv);
+            if key == probe.tt_move {
+                continue;
+            }
+            self.set_played(ply, key);
+            let score = -self.pvs(
+                ctx,
+                &pos.play(mv),
+                -singular_beta,
+                -singular_beta + 1,
+                (depth - 1) / 2 - 1,
+                ply + 1,
+                NodeType::Cut,
+            );
+            if self.stopped || score >= singular_beta {
+                return 0;
+            }
+        }
+        1
     }
 
     /// The enhanced transposition cut-off: a score of at least `beta` when
@@ -277,7 +352,8 @@ pub(crate) struct MoveSearch {
 }
 
 impl MoveSearch {
-    /// The searches of the `index`-th move, reduced by `reduction` plies.
+    /// The searches of the `index`-th move, reduced by `reduction` plies
+    /// (the first move's only extended, by a negative `reduction`).
     #[inline]
     pub(crate) fn new(index: usize, reduction: i32) -> Self {
         MoveSearch {
@@ -301,10 +377,11 @@ impl MoveSearch {
     ) -> ChildWindow {
         let node_type = node_type.child(self.index);
         if self.index == 0 {
+            // The first move's `reduction` is minus its extension, if any.
             ChildWindow {
                 alpha: -beta,
                 beta: -alpha,
-                depth: depth - 1,
+                depth: depth - 1 - self.reduction,
                 node_type,
             }
         } else {
@@ -395,31 +472,53 @@ impl MoveSearch {
     }
 }
 
-/// The depth a null-move search runs at: a reduction of 2 plies (3 from
+/// The depth a null-move search runs at, `margin` the static score's lead
+/// over beta. A selective search reduces by `3 + depth/3` plies and up to
+/// three more as the lead grows (200 a ply); the others by 2 plies (3 from
 /// depth 7), below the ply the pass itself takes.
 #[inline]
-pub(crate) fn null_move_depth(depth: i32) -> i32 {
-    depth - 1 - if depth >= 7 { 3 } else { 2 }
+pub(crate) fn null_move_depth(depth: i32, margin: Score, selective: bool) -> i32 {
+    if selective {
+        depth - 3 - depth / 3 - (margin / 200).min(3)
+    } else {
+        depth - 1 - if depth >= 7 { 3 } else { 2 }
+    }
 }
 
-/// The position after a pass, when a non-PV node may try a null move:
-/// outside exact mode, not in check, deep enough, beta no mate score, the
-/// static score at least beta and the evaluator allowing a pass.
+/// The position after a pass and the depth to search it at, when a non-PV
+/// node may try a null move: outside exact mode, not in check, deep
+/// enough, beta no mate score, the static score (`eval`, if known) at
+/// least beta and the evaluator allowing a pass.
 #[inline]
-pub(crate) fn null_move_position<G: Game, E: Evaluator<G>>(
+pub(crate) fn null_move<G: Game, E: Evaluator<G>>(
     ctx: &SearchContext<G, E>,
     pos: &G,
     beta: Score,
     depth: i32,
     in_check: bool,
-) -> Option<G> {
-    let eligible =
-        !ctx.exact && !in_check && depth >= NULL_MOVE_MIN_DEPTH && beta.abs() < WIN_BOUND;
-    if eligible && ctx.eval.evaluate(pos) >= beta {
-        ctx.eval.null_move(pos)
-    } else {
-        None
+    eval: Option<Score>,
+) -> Option<(G, i32)> {
+    if ctx.exact || in_check || depth < NULL_MOVE_MIN_DEPTH || beta.abs() >= WIN_BOUND {
+        return None;
     }
+    let margin = eval.unwrap_or_else(|| ctx.eval.evaluate(pos)) - beta;
+    if margin < 0 {
+        return None;
+    }
+    let null = ctx.eval.null_move(pos)?;
+    Some((null, null_move_depth(depth, margin, ctx.selective())))
+}
+
+/// Internal iterative reduction: a selective search takes a ply off a node
+/// four or more plies from the horizon that the table has no move for, as
+/// its ordering is a guess (the table's move will be there next time).
+#[inline]
+pub(crate) fn internal_reduction<G: Game, E: Evaluator<G>>(
+    ctx: &SearchContext<G, E>,
+    tt_move: u16,
+    depth: i32,
+) -> i32 {
+    i32::from(tt_move == NO_MOVE && depth >= 4 && ctx.selective())
 }
 
 /// Selection step: brings the largest remaining key (and its move) to `i`.
@@ -446,6 +545,28 @@ mod tests {
             depth,
             node_type,
         }
+    }
+
+    #[test]
+    fn the_selective_null_move_reduces_more_with_depth_and_lead() {
+        // The classic search: 2 plies, 3 from depth 7, whatever the lead.
+        assert_eq!(null_move_depth(6, 0, false), 3);
+        assert_eq!(null_move_depth(9, 900, false), 5);
+        // The selective one: 3 + depth/3, plus a ply per 200 of lead, at most 3.
+        assert_eq!(null_move_depth(6, 0, true), 1);
+        assert_eq!(null_move_depth(9, 199, true), 3);
+        assert_eq!(null_move_depth(9, 450, true), 1);
+        assert_eq!(null_move_depth(12, 5000, true), 2);
+    }
+
+    #[test]
+    fn an_extended_first_move_is_searched_a_ply_deeper_once() {
+        let mut plan = MoveSearch::new(0, -1);
+        assert_eq!(
+            plan.first(0, 100, 8, NodeType::Pv),
+            window(-100, 0, 8, NodeType::Pv)
+        );
+        assert_eq!(plan.next(50, 0, 100, 8, NodeType::Pv), None);
     }
 
     #[test]

@@ -6,8 +6,8 @@ use crate::node::NodeType;
 use crate::parallel::shared_node::NO_SPLIT_POINT;
 use crate::score::{INFINITY, Score};
 use crate::search::LeafPruning;
+use crate::search::rules::Probe;
 use crate::search::rules::{ChildWindow, MoveSearch};
-use crate::tt::NO_MOVE;
 
 use super::policy;
 
@@ -57,9 +57,10 @@ pub(super) struct Frame<G: Game> {
     pub(super) index: usize,
     pub(super) mv: Option<G::Move>,
     pub(super) search: MoveSearch,
-    /// The table's move and upper bound, kept while the null move is searched.
-    pub(super) tt_move: u16,
-    pub(super) tt_upper: Option<Score>,
+    /// What the table said, kept while the null move is searched.
+    pub(super) probe: Probe,
+    /// The first move's extension (see `Worker::singular_extension`).
+    pub(super) extend_first: i32,
     /// The keys of the moves after the table's, still to be made once it
     /// has not cut ([`crate::Evaluator::defers_ordering`]).
     pub(super) deferred: Option<OrderNode>,
@@ -97,8 +98,8 @@ impl<G: Game> Frame<G> {
             index: 0,
             mv: None,
             search: MoveSearch::new(0, 0),
-            tt_move: NO_MOVE,
-            tt_upper: None,
+            probe: Probe::EMPTY,
+            extend_first: 0,
             deferred: None,
             nearest: None,
             nodes_at_move: 0,

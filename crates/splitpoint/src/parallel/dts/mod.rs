@@ -173,7 +173,7 @@ use crate::parallel::idle::{self, Backoff};
 use crate::parallel::shared_node::{Merged, NO_SPLIT_POINT, SharedResult};
 use crate::score::{INFINITY, Score};
 use crate::search::rules::{
-    ChildWindow, MoveLoop, at_horizon, extension, null_move_depth, null_move_position, pick_best,
+    ChildWindow, MoveLoop, at_horizon, extension, internal_reduction, null_move, pick_best,
 };
 use crate::search::{SearchContext, Worker, leaf_pruning, skips_move};
 

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering::*;
 use super::*;
 use crate::game::OrderNode;
 use crate::search::hook::{Interrupt, OnInterrupt};
+use crate::search::rules::Probe;
 use crate::tt::NO_MOVE;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
@@ -112,45 +113,42 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             Ok(probe) => probe,
             Err(score) => return Flow::Return(score),
         };
-        let (tt_move, tt_upper) = (probe.tt_move, probe.upper);
         f.key = probe.key;
+        f.depth -= internal_reduction(ctx, probe.tt_move, f.depth);
+        let eval = self.worker.static_eval(ctx, &f.pos, ply, in_check);
 
         // Step 4. Near the leaves: reverse futility, and which quiet moves
         // the loop may skip.
-        f.leaf = match leaf_pruning(ctx, &f.pos, f.alpha, f.beta, f.depth, in_check) {
+        f.leaf = match leaf_pruning(ctx, &f.pos, f.alpha, f.beta, f.depth, in_check, eval) {
             Ok(leaf) => leaf,
             Err(score) => return Flow::Return(score),
         };
 
         // Step 5. Null move: when passing still holds beta, so does the node.
         if f.beta - f.alpha <= 1
-            && let Some(null) = null_move_position(ctx, &f.pos, f.beta, f.depth, in_check)
+            && let Some((null, null_depth)) =
+                null_move(ctx, &f.pos, f.beta, f.depth, in_check, eval.score)
         {
             // No move in flight, none left: not splittable meanwhile.
             f.moves.clear();
             f.next = 0;
             f.index = 0;
-            (f.tt_move, f.tt_upper) = (tt_move, tt_upper);
+            f.probe = probe;
             f.stage = Stage::AwaitNull;
             self.worker.set_played(ply, NO_MOVE);
             let w = ChildWindow {
                 alpha: -f.beta,
                 beta: -f.beta + 1,
-                depth: null_move_depth(f.depth),
+                depth: null_depth,
                 node_type: f.node_type.child(0),
             };
             return self.descend(null, w);
         }
-        self.begin_moves(ply, tt_move, tt_upper)
+        self.begin_moves(ply, probe)
     }
 
     /// `Worker::pvs` from move generation to its move loop.
-    pub(super) fn begin_moves(
-        &mut self,
-        ply: usize,
-        tt_move: u16,
-        tt_upper: Option<Score>,
-    ) -> Flow {
+    pub(super) fn begin_moves(&mut self, ply: usize, probe: Probe) -> Flow {
         let ctx = self.ctx;
         let worker = &mut *self.worker;
         let f = &mut self.stack.frames[ply];
@@ -166,10 +164,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             alpha: f.alpha,
             beta: f.beta,
             depth: f.depth,
-            table_upper: tt_upper,
+            table_upper: probe.upper,
         };
-        f.deferred =
-            worker.order_or_defer(ctx, &f.pos, &mut f.moves, tt_move, ply, order, &mut f.keys);
+        f.deferred = worker.order_or_defer(
+            ctx,
+            &f.pos,
+            &mut f.moves,
+            probe.tt_move,
+            ply,
+            order,
+            &mut f.keys,
+        );
+        f.extend_first = if f.deferred.is_none() {
+            worker.singular_extension(ctx, &f.pos, &f.moves, &f.keys, &probe, f.depth, ply)
+        } else {
+            0
+        };
+        if worker.stopped() {
+            return Flow::Exit(Exit::Stopped);
+        }
 
         // Step 7. The move loop starts.
         f.orig_alpha = f.alpha;
@@ -229,9 +242,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         if skips_move(self.ctx, f.leaf, i, f.best, &f.pos, mv, &child) {
             return Flow::Continue;
         }
-        let r = self
-            .worker
-            .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type);
+        let r = if i == 0 {
+            -f.extend_first
+        } else {
+            self.worker
+                .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type)
+        };
         self.worker.set_played(ply, G::move_key(mv));
         let w = f.begin_move(i, mv, r, nodes);
         self.descend(child, w)
@@ -305,10 +321,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let proxy = self.stack.is_proxy(ply);
         let f = &mut self.stack.frames[ply];
         if f.stage == Stage::AwaitNull {
-            let (tt_move, tt_upper) = (f.tt_move, f.tt_upper);
+            let probe = f.probe;
             return match self.worker.null_move_result(score, f.beta) {
                 Some(score) => Flow::Return(score),
-                None => self.begin_moves(ply, tt_move, tt_upper),
+                None => self.begin_moves(ply, probe),
             };
         }
         let i = f.index;
