@@ -738,8 +738,11 @@ mod tests {
             let to_move = t.counts[param::TEMPO];
             let taper =
                 |(mg, eg): (i32, i32)| (mg * t.phase + eg * (MAX_PHASE - t.phase)) / MAX_PHASE;
-            let rest = t.counts.iter().zip(WEIGHTS).take(param::TEMPO);
-            let sum = rest.fold((0, 0), |(mg, eg), (&c, w)| (mg + c * w.0, eg + c * w.1));
+            let rest = t.counts.iter().zip(WEIGHTS).enumerate();
+            let rest = rest.filter(|&(i, _)| i != param::TEMPO);
+            let sum = rest.fold((0, 0), |(mg, eg), (_, (&c, w))| {
+                (mg + c * w.0, eg + c * w.1)
+            });
             assert_eq!(
                 to_move * taper(sum) + taper(WEIGHTS[param::TEMPO]),
                 evaluate(&b),
