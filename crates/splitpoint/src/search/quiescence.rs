@@ -3,9 +3,9 @@
 
 use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, OrderNode, PerMove};
 use crate::score::{INFINITY, Score, from_table};
-use crate::tt::{Bound, NO_MOVE};
+use crate::tt::NO_MOVE;
 
-use super::rules::pick_best;
+use super::rules::{pick_best, settles};
 use super::{SearchContext, Worker};
 
 impl<G: Game> Worker<G> {
@@ -80,12 +80,7 @@ impl<G: Game> Worker<G> {
         let entry = ctx.tt.probe(pos.hash())?;
         self.stats.tt_hits += 1;
         let score = from_table(entry.score, ply);
-        let settles = match entry.bound {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        };
-        settles.then(|| {
+        settles(entry.bound, score, alpha, beta).then(|| {
             self.stats.tt_cutoffs += 1;
             score
         })

@@ -58,6 +58,17 @@ impl Probe {
     };
 }
 
+/// Whether a stored `bound` of `score` decides a node searched with the
+/// window `(alpha, beta)`.
+#[inline]
+pub(crate) fn settles(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
 /// Singular extensions look at nodes this many plies from the horizon or more.
 const SINGULAR_DEPTH: i32 = 8;
 
@@ -109,12 +120,7 @@ impl<G: Game> Worker<G> {
             }
             if !ctx.exact && !pv_node && entry.depth >= depth {
                 let score = from_table(entry.score, ply);
-                let settles = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if settles {
+                if settles(entry.bound, score, alpha, beta) {
                     self.stats.tt_cutoffs += 1;
                     return Err(score);
                 }
