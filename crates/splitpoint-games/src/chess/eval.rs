@@ -1,8 +1,10 @@
 //! The evaluator: material and piece-square tables, pawn structure (passed
-//! pawns with their path and the kings' distances; doubled, isolated and
-//! connected pawns), mobility, attacks next to the enemy king and how many
-//! pieces make them, threats on pieces, rooks on open files and the king's
-//! pawn shelter, tapered between the middlegame and the endgame; captures and promotions for quiescence,
+//! pawns with their path and the kings' distances; doubled, isolated,
+//! connected and backward pawns), mobility (a line bent by a value per
+//! count), outposts, attacks next to the enemy king, how many pieces make
+//! them and the safe squares to check it from, threats on pieces, rooks on
+//! open files and the seventh rank, the king's pawn shelter and its file,
+//! tapered between the middlegame and the endgame; captures and promotions for quiescence,
 //! ordered most valuable victim, least valuable attacker first; the pruning
 //! near the leaves the search may use.
 //!
@@ -75,11 +77,30 @@ pub mod param {
     pub const PASSED_KINGS: usize = PASSED_FREE + 8;
     /// A pawn defended by a pawn; a pawn beside a pawn of its side.
     pub const CONNECTED: usize = PASSED_KINGS + 8;
+    /// Mobility again, by how many squares a piece reaches (as
+    /// [`MOBILITY`] counts them): a knight's 0 to 8, then a bishop's 0 to
+    /// 13, a rook's 0 to 14 and a queen's 0 to 27 (see
+    /// [`MOBILITY_OFFSET`](super::MOBILITY_OFFSET)); it bends the line
+    /// [`MOBILITY`] draws.
+    pub const MOBILITY_BY_COUNT: usize = CONNECTED + 2;
+    /// A knight, a bishop on the fourth to sixth rank (from its side),
+    /// defended by a pawn, that no enemy pawn can ever attack.
+    pub const OUTPOST: usize = MOBILITY_BY_COUNT + 66;
+    /// A rook on the seventh rank (from its side).
+    pub const ROOK_SEVENTH: usize = OUTPOST + 2;
+    /// A pawn that no pawn of its side can defend by advancing, and whose
+    /// next square an enemy pawn attacks.
+    pub const BACKWARD: usize = ROOK_SEVENTH + 1;
+    /// Squares from which a knight, bishop, rook or queen of the side could
+    /// check the enemy king next move, that the enemy does not attack.
+    pub const SAFE_CHECKS: usize = BACKWARD + 1;
+    /// The king on a file without pawns of its side; without any pawns.
+    pub const KING_FILE: usize = SAFE_CHECKS + 4;
     /// How many weights there are.
-    pub const COUNT: usize = CONNECTED + 2;
+    pub const COUNT: usize = KING_FILE + 2;
 
     /// Each block's name and first index, in order.
-    pub const BLOCKS: [(&str, usize); 22] = [
+    pub const BLOCKS: [(&str, usize); 31] = [
         ("material", MATERIAL),
         ("pawn squares", SQUARES),
         ("knight squares", SQUARES + 64),
@@ -102,6 +123,15 @@ pub mod param {
         ("free passed pawn by rank", PASSED_FREE),
         ("passed pawn's king distances by rank", PASSED_KINGS),
         ("connected pawns", CONNECTED),
+        ("knight mobility by count", MOBILITY_BY_COUNT),
+        ("bishop mobility by count", MOBILITY_BY_COUNT + 9),
+        ("rook mobility by count", MOBILITY_BY_COUNT + 23),
+        ("queen mobility by count", MOBILITY_BY_COUNT + 38),
+        ("outposts", OUTPOST),
+        ("rook on the seventh", ROOK_SEVENTH),
+        ("backward pawn", BACKWARD),
+        ("safe checks", SAFE_CHECKS),
+        ("king on a pawnless file", KING_FILE),
     ];
 }
 
@@ -255,6 +285,7 @@ fn terms(board: &Board, t: &mut impl Terms) -> i32 {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats(board, color, sign, ours, theirs, t);
         passers(board, color, sign, theirs, t);
+        safe_checks(board, color, sign, ours, theirs, t);
     }
     phase.min(MAX_PHASE)
 }
@@ -263,8 +294,10 @@ fn terms(board: &Board, t: &mut impl Terms) -> i32 {
 #[derive(Clone, Copy, Debug, Default)]
 struct Attacks {
     pawns: u64,
-    minors: u64,
+    knights: u64,
+    bishops: u64,
     rooks: u64,
+    queens: u64,
     all: u64,
 }
 
@@ -283,9 +316,41 @@ fn threats(
     let pieces = enemy & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0;
     let count = |b: u64| sign * b.count_ones() as i32;
     t.add(param::THREAT, count(pieces & ours.pawns));
-    t.add(param::THREAT + 1, count(majors & ours.minors));
+    t.add(
+        param::THREAT + 1,
+        count(majors & (ours.knights | ours.bishops)),
+    );
     t.add(param::THREAT + 2, count(queens & ours.rooks));
     t.add(param::THREAT + 3, count(pieces & ours.all & !theirs.all));
+}
+
+/// The squares from which `color`'s pieces could check the enemy king next
+/// move, by the piece, that the enemy does not attack (see
+/// [`param::SAFE_CHECKS`]).
+fn safe_checks(
+    board: &Board,
+    color: Color,
+    sign: i32,
+    ours: &Attacks,
+    theirs: &Attacks,
+    t: &mut impl Terms,
+) {
+    let king = board.king(!color);
+    let occupied = board.occupied();
+    let safe = !board.colors(color).0 & !theirs.all;
+    let diagonal = cozy_chess::get_bishop_moves(king, occupied).0;
+    let straight = cozy_chess::get_rook_moves(king, occupied).0;
+    let count = |b: u64| sign * (b & safe).count_ones() as i32;
+    t.add(
+        param::SAFE_CHECKS,
+        count(cozy_chess::get_knight_moves(king).0 & ours.knights),
+    );
+    t.add(param::SAFE_CHECKS + 1, count(diagonal & ours.bishops));
+    t.add(param::SAFE_CHECKS + 2, count(straight & ours.rooks));
+    t.add(
+        param::SAFE_CHECKS + 3,
+        count((diagonal | straight) & ours.queens),
+    );
 }
 
 /// `color`'s passed pawns: their path and the kings' distances (see
@@ -322,11 +387,14 @@ fn passers(board: &Board, color: Color, sign: i32, theirs: &Attacks, t: &mut imp
     }
 }
 
-/// `color`'s rooks on open and semi-open files.
+/// `color`'s rooks on open and semi-open files and on the seventh rank.
 fn rook_files(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let all = board.pieces(Piece::Pawn).0;
     for sq in board.colored_pieces(color, Piece::Rook) {
+        if sq.rank().relative_to(color) == Rank::Seventh {
+            t.add(param::ROOK_SEVENTH, sign);
+        }
         let file = FILE_A << sq.file() as u32;
         if all & file == 0 {
             t.add(param::ROOK_OPEN, sign);
@@ -336,10 +404,17 @@ fn rook_files(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     }
 }
 
-/// The pawn shelter of `color`'s king on its first two ranks.
+/// The pawn shelter of `color`'s king on its first two ranks, and whether
+/// its file has pawns.
 fn king_shelter(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let king = board.king(color);
     let (file, rank) = (king.file() as u32, king.rank() as u32);
+    let on_file = FILE_A << file;
+    if board.pieces(Piece::Pawn).0 & on_file == 0 {
+        t.add(param::KING_FILE + 1, sign);
+    } else if board.colored_pieces(color, Piece::Pawn).0 & on_file == 0 {
+        t.add(param::KING_FILE, sign);
+    }
     let relative = if color == Color::White {
         rank
     } else {
@@ -371,6 +446,9 @@ fn king_shelter(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
 /// The squares a knight, bishop, rook and queen reach on average, by
 /// [`Piece`] index: mobility counts from there.
 const MOBILITY_MEAN: [i32; 6] = [0, 4, 6, 6, 12, 0];
+/// Where each piece's counts start in [`param::MOBILITY_BY_COUNT`], by
+/// [`Piece`] index.
+const MOBILITY_OFFSET: [usize; 6] = [0, 0, 9, 23, 38, 0];
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -390,10 +468,11 @@ fn pawn_attacks(pawns: u64, color: Color) -> u64 {
     }
 }
 
-/// Passed, doubled and isolated pawns of `color`.
+/// Passed, doubled, isolated, connected and backward pawns of `color`.
 fn pawn_structure(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let enemy = board.colored_pieces(!color, Piece::Pawn).0;
+    let enemy_attacks = pawn_attacks(enemy, !color);
     for file in 0..8 {
         let on_file = (own & (FILE_A << file)).count_ones() as i32;
         if on_file == 0 {
@@ -433,6 +512,17 @@ fn pawn_structure(board: &Board, color: Color, sign: i32, t: &mut impl Terms) {
         if enemy & files & ahead == 0 {
             t.add(param::PASSED + relative, sign);
         }
+        // Backward: no pawn of its side beside it, level or behind, and
+        // its next square attacked by an enemy pawn.
+        let next = if color == Color::White {
+            sq.bitboard().0 << 8
+        } else {
+            sq.bitboard().0 >> 8
+        };
+        let beside = files & !(FILE_A << file);
+        if own & beside & !ahead == 0 && next & enemy_attacks != 0 && own & beside != 0 {
+            t.add(param::BACKWARD, sign);
+        }
     }
 }
 
@@ -449,10 +539,27 @@ fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) -> Attac
     let pawns = pawn_attacks(board.colored_pieces(color, Piece::Pawn).0, color);
     let mut attacks = Attacks {
         pawns,
-        minors: 0,
-        rooks: 0,
         all: pawns | cozy_chess::get_king_moves(board.king(color)).0,
+        ..Attacks::default()
     };
+    // Squares no enemy pawn can ever attack: none on a file beside, ahead.
+    let enemy_span = match color {
+        Color::White => {
+            let mut span = enemy_pawns >> 8;
+            for shift in [8, 16, 32] {
+                span |= span >> shift;
+            }
+            span
+        }
+        Color::Black => {
+            let mut span = enemy_pawns << 8;
+            for shift in [8, 16, 32] {
+                span |= span << shift;
+            }
+            span
+        }
+    };
+    let attackable = ((enemy_span << 1) & !FILE_A) | ((enemy_span >> 1) & !FILE_H);
     for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
         let p = piece as usize;
         for sq in board.colored_pieces(color, piece) {
@@ -466,13 +573,29 @@ fn activity(board: &Board, color: Color, sign: i32, t: &mut impl Terms) -> Attac
                 }
             };
             attacks.all |= reach.0;
-            match piece {
-                Piece::Knight | Piece::Bishop => attacks.minors |= reach.0,
-                Piece::Rook => attacks.rooks |= reach.0,
-                _ => {}
+            *match piece {
+                Piece::Knight => &mut attacks.knights,
+                Piece::Bishop => &mut attacks.bishops,
+                Piece::Rook => &mut attacks.rooks,
+                _ => &mut attacks.queens,
+            } |= reach.0;
+            let reached = (reach & area).len() as usize;
+            t.add(
+                param::MOBILITY + p - 1,
+                sign * (reached as i32 - MOBILITY_MEAN[p]),
+            );
+            t.add(
+                param::MOBILITY_BY_COUNT + MOBILITY_OFFSET[p] + reached,
+                sign,
+            );
+            let bit = sq.bitboard().0;
+            if p <= 2
+                && matches!(sq.rank().relative_to(color) as usize, 3..=5)
+                && bit & pawns != 0
+                && bit & attackable == 0
+            {
+                t.add(param::OUTPOST + p - 1, sign);
             }
-            let mobility = (reach & area).len() as i32 - MOBILITY_MEAN[p];
-            t.add(param::MOBILITY + p - 1, sign * mobility);
             let hits = (reach & zone).len() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -725,11 +848,93 @@ mod tests {
     }
 
     #[test]
+    fn outposts_are_pawn_defended_squares_no_enemy_pawn_can_attack() {
+        let outposts = |fen: &str| {
+            let b = board(fen);
+            counts(|t| {
+                activity(&b, Color::White, 1, t);
+            })[param::OUTPOST]
+        };
+        // The knight on d5, defended from e4; then a black pawn on c7 that
+        // can come to c6.
+        assert_eq!(outposts("4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1"), 1);
+        assert_eq!(outposts("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1"), 0);
+        // Undefended, or on the third rank: none.
+        assert_eq!(outposts("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1"), 0);
+        assert_eq!(outposts("4k3/8/8/8/8/3N4/4P3/4K3 w - - 0 1"), 0);
+    }
+
+    #[test]
+    fn a_backward_pawn_cannot_be_defended_and_its_next_square_is_attacked() {
+        // d3 behind e4, d4 attacked from c5; c5 itself is isolated.
+        let b = board("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1");
+        let white = counts(|t| pawn_structure(&b, Color::White, 1, t));
+        let black = counts(|t| pawn_structure(&b, Color::Black, -1, t));
+        assert_eq!((white[param::BACKWARD], black[param::BACKWARD]), (1, 0));
+        // With c2 to come to c3, d3 is not backward.
+        let b = board("4k3/8/8/2p5/4P3/3P4/2P5/4K3 w - - 0 1");
+        let white = counts(|t| pawn_structure(&b, Color::White, 1, t));
+        assert_eq!(white[param::BACKWARD], 0);
+    }
+
+    #[test]
+    fn safe_checks_are_checking_squares_the_enemy_does_not_attack() {
+        let rook_checks = |fen: &str| {
+            let b = board(fen);
+            counts(|t| {
+                let white = activity(&b, Color::White, 1, t);
+                let black = activity(&b, Color::Black, -1, t);
+                *t = Trace {
+                    phase: 0,
+                    counts: [0; param::COUNT],
+                };
+                safe_checks(&b, Color::White, 1, &white, &black, t);
+            })[param::SAFE_CHECKS + 2]
+        };
+        // The rook on a1 checks from a8 and h1; a knight on b6 guards a8.
+        assert_eq!(rook_checks("7k/8/8/8/8/2K5/8/R7 w - - 0 1"), 2);
+        assert_eq!(rook_checks("7k/8/1n6/8/8/2K5/8/R7 w - - 0 1"), 1);
+    }
+
+    #[test]
+    fn kings_files_rooks_ranks_and_mobility_counts() {
+        // White's king on g1 with no g-pawn of its own (Black's on g7),
+        // Black's on b8 with no b-pawn at all; a rook on d7 and one on d2.
+        let b = board("1k6/3R2p1/8/8/8/8/3r1P1P/6KN w - - 0 1");
+        let white = counts(|t| king_shelter(&b, Color::White, 1, t));
+        let black = counts(|t| king_shelter(&b, Color::Black, -1, t));
+        assert_eq!(
+            (white[param::KING_FILE], white[param::KING_FILE + 1]),
+            (1, 0)
+        );
+        assert_eq!(
+            (black[param::KING_FILE], black[param::KING_FILE + 1]),
+            (0, -1)
+        );
+        let white_rooks = counts(|t| rook_files(&b, Color::White, 1, t));
+        let black_rooks = counts(|t| rook_files(&b, Color::Black, -1, t));
+        assert_eq!(
+            (
+                white_rooks[param::ROOK_SEVENTH],
+                black_rooks[param::ROOK_SEVENTH]
+            ),
+            (1, -1)
+        );
+        let white = counts(|t| {
+            activity(&b, Color::White, 1, t);
+        });
+        // The knight on h1 reaches g3 and f2 (its own pawn's): one square.
+        assert_eq!(white[param::MOBILITY_BY_COUNT + 1], 1);
+    }
+
+    #[test]
     fn the_trace_weighted_is_the_evaluation() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R b KQ - 0 8",
             "8/5pk1/6p1/3P4/2K5/8/5PP1/8 w - - 0 40",
+            "1k6/3R2p1/8/8/8/8/3r1P1P/6KN w - - 0 1",
+            "4k3/8/1n6/3N4/4P3/2K5/8/R7 b - - 0 1",
             "2r3k1/8/8/8/8/2P5/4P3/3RR1K1 b - - 0 1",
         ] {
             let b = board(fen);
