@@ -366,6 +366,34 @@ fn moves_and_keys_are_small_and_distinct() {
     }
 }
 
+/// The continuation history's key names the colour, the piece and where it
+/// goes: the same piece to the same square from two squares shares a key,
+/// another piece or colour does not, and every key is in range.
+#[test]
+fn continuation_keys_name_colour_piece_and_destination() {
+    let pos = fen(KIWIPETE);
+    let key = |pos: &Chess, text: &str| pos.continuation_key(pos.parse_move(text).unwrap());
+    assert_ne!(key(&pos, "e5g4"), key(&pos, "f3g4"), "a knight and a queen");
+    let twins = fen("8/4k3/8/8/8/8/4K3/R6R w - - 0 1");
+    assert_eq!(key(&twins, "a1d1"), key(&twins, "h1d1"), "a rook to d1");
+    assert_ne!(
+        key(&twins, "a1d1"),
+        key(&twins, "e2d1"),
+        "a king is not a rook"
+    );
+    let black = fen("r6r/4k3/8/8/8/8/4K3/8 b - - 0 1");
+    assert_ne!(
+        key(&twins, "a1d1"),
+        key(&black, "a8d8"),
+        "nor White's rook Black's"
+    );
+    for pos in [pos, twins, black] {
+        for &mv in pos.legal_moves().iter() {
+            assert!((pos.continuation_key(mv) as usize) < Chess::CONTINUATION_KEYS);
+        }
+    }
+}
+
 /// Random games: every move's text reads back as the move (UCI and SAN), the
 /// FEN of every position reads back to the same hash, and nothing panics.
 #[test]

@@ -224,6 +224,20 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// collision only costs move ordering, never correctness.
     fn move_key(mv: Self::Move) -> u16;
 
+    /// How many keys [`Game::continuation_key`] gives; 0 (the default): the
+    /// game keeps no continuation history.
+    const CONTINUATION_KEYS: usize = 0;
+
+    /// What `mv`, played from this position, moves where (in chess the
+    /// piece, its colour and its destination), below
+    /// [`Game::CONTINUATION_KEYS`]: the continuation history scores a move
+    /// by the key of the move before it (and the one before that) and its
+    /// own.
+    #[inline]
+    fn continuation_key(&self, _mv: Self::Move) -> u16 {
+        0
+    }
+
     // The text forms. A game's first version needs none of them: the search
     // never reads text, and the defaults below name moves by their `Debug`
     // form. The command line, the protocols and the bench suites read and

@@ -17,8 +17,10 @@
 //! the deeper the node and the further its static score is above beta,
 //! takes a ply off a deep node the table has no move for (internal
 //! iterative reduction), extends a table move that alone holds its bound
-//! (singular extension, [`Worker::singular_extension`]), and lets the table
-//! end null-window quiescence nodes.
+//! (singular extension, [`Worker::singular_extension`]), lets the table
+//! end null-window quiescence nodes, and, where the game names what a move
+//! moves where ([`Game::continuation_key`]), scores quiet moves by the
+//! moves before them too (continuation history, in ordering and reductions).
 //!
 //! Exact mode turns all of that off, and more: the table never ends a node
 //! (it only orders moves), the root uses no aspiration window, and the
@@ -43,7 +45,7 @@ use crate::sim::Sim;
 use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
 use crate::tt::{NO_MOVE, TranspositionTable};
-use history::{History, SharedHistory};
+use history::{Continuation, History, SharedHistory};
 use hook::{Interrupt, NodeHook, SplitNode};
 pub(crate) use rules::NodeAlpha;
 pub(crate) use rules::pick_best;
@@ -51,6 +53,9 @@ use rules::{MoveLoop, MoveSearch, at_horizon, extension, internal_reduction, nul
 
 /// How often (in nodes) the clock and the node limit are looked at.
 const POLL_INTERVAL: u64 = 4096;
+/// A move's history score stays within this (see [`Worker::quiet_score`]):
+/// below a killer's step in the ordering key.
+const HISTORY_BOUND: i32 = (1 << 21) - 1;
 /// Size of the counter-move table; move keys are folded into it.
 const COUNTERS: usize = 1 << 12;
 /// Late-move reductions start with this move index, at this depth or more.
@@ -70,6 +75,9 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
         t
     })
 }
+
+/// No continuation key: a pass, or no move yet.
+const NO_CONTEXT: u16 = u16::MAX;
 
 /// No static score: a node in check, or outside a selective search.
 const NO_EVAL: Score = -INFINITY;
@@ -303,6 +311,11 @@ pub struct Worker<G: Game> {
     /// The key of the move played at each ply of the line searched now
     /// ([`NO_MOVE`] for a pass).
     played: Box<[u16; MAX_PLY]>,
+    /// The [`Game::continuation_key`] of the move played at each ply of the
+    /// line searched now ([`NO_CONTEXT`] for a pass).
+    context: Box<[u16; MAX_PLY]>,
+    /// The continuation history, in a selective search.
+    continuation: Continuation,
     /// The static score of the node at each ply of the line searched now,
     /// where a selective search asked it ([`NO_EVAL`] elsewhere): whether a
     /// node improves on its side's last one.
@@ -339,6 +352,8 @@ impl<G: Game> Worker<G> {
             killers: Box::new([[None; 2]; MAX_PLY]),
             history: History::new(shared),
             played: Box::new([NO_MOVE; MAX_PLY]),
+            context: Box::new([NO_CONTEXT; MAX_PLY]),
+            continuation: Continuation::new(G::CONTINUATION_KEYS),
             evals: Box::new([NO_EVAL; MAX_PLY]),
             counters: Box::new([NO_MOVE; COUNTERS]),
             pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
@@ -407,6 +422,7 @@ impl<G: Game> Worker<G> {
         self.nodes_counted = 0;
         *self.killers = [[None; 2]; MAX_PLY];
         self.history.age();
+        self.continuation.age();
     }
 
     /// Whether this worker has seen the stop signal, or a cutoff above it at a
@@ -582,6 +598,7 @@ impl<G: Game> Worker<G> {
         mv: G::Move,
         index: usize,
         depth: i32,
+        ply: usize,
         node_type: NodeType,
     ) -> i32 {
         let selective = ctx.selective();
@@ -603,7 +620,7 @@ impl<G: Game> Worker<G> {
         }
         let r = if selective {
             let by_table = lmr_table()[(depth as usize).min(63)][index.min(63)];
-            let by_history = self.history.score(G::move_key(mv)) / (1 << 19);
+            let by_history = self.quiet_score(pos, mv, ply, true) / (1 << 20);
             (by_table - i32::from(pv) - by_history).clamp(0, depth - 2)
         } else if index >= 2 * LMR_MIN_INDEX + 2 && depth >= 2 * LMR_MIN_DEPTH {
             2
@@ -662,7 +679,7 @@ impl<G: Game> Worker<G> {
         eval: StaticEval,
     ) -> Option<Score> {
         let (null, reduced) = null_move(ctx, pos, beta, depth, in_check, eval.score)?;
-        self.set_played(ply, NO_MOVE);
+        self.set_pass(ply);
         let score = -self.pvs(
             ctx,
             &null,
@@ -852,9 +869,9 @@ impl<G: Game> Worker<G> {
             let r = if i == 0 {
                 -extend_first
             } else {
-                self.reduction(ctx, pos, &child, mv, i, depth, node_type)
+                self.reduction(ctx, pos, &child, mv, i, depth, ply, node_type)
             };
-            self.set_played(ply, G::move_key(mv));
+            self.set_played(ply, pos, mv);
             let alpha = node.alpha;
             let score = self.search_child(ctx, &child, i, r, || alpha, beta, depth, ply, node_type);
             if keep_low && score > node.best {
@@ -931,6 +948,7 @@ impl<G: Game> Worker<G> {
         hints.extend(std::iter::repeat_n(0, moves.len()));
         ctx.eval.order_moves_at(pos, moves, &mut hints, node);
         let killers = &self.killers[ply];
+        let selective = ctx.selective();
         // Counter-moves are learnt only in a selective search.
         let counter = self.previous_move(ply).map_or(NO_MOVE, |previous| {
             self.counters[previous as usize % COUNTERS]
@@ -949,7 +967,9 @@ impl<G: Game> Worker<G> {
             } else {
                 i64::from(counter != NO_MOVE && key == counter)
             };
-            ((hint as i64) << 24) + (killer << 21) + self.history.score(key) as i64
+            ((hint as i64) << 24)
+                + (killer << 21)
+                + self.quiet_score(pos, mv, ply, selective) as i64
         }));
     }
 
@@ -1038,11 +1058,53 @@ impl<G: Game> Worker<G> {
                 self.history.update(G::move_key(other), depth, false);
             }
         }
-        if let Some(previous) = self.previous_move(ply)
-            && ctx.eval.is_quiet(pos, mv)
-        {
+        if !ctx.eval.is_quiet(pos, mv) {
+            return;
+        }
+        if let Some(previous) = self.previous_move(ply) {
             self.counters[previous as usize % COUNTERS] = key;
         }
+        if self.continuation.kept() {
+            for back in [1, 2] {
+                let Some(from) = self.context_at(ply, back) else {
+                    continue;
+                };
+                self.continuation
+                    .update(from, pos.continuation_key(mv), depth, true);
+                for &other in tried {
+                    if other != mv && ctx.eval.is_quiet(pos, other) {
+                        self.continuation
+                            .update(from, pos.continuation_key(other), depth, false);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A move's history score: the butterfly table's and, in a `selective`
+    /// search of a game that keeps one, the continuation history's after
+    /// the move before and the one before that; within the butterfly
+    /// table's bound twice over, so that it never outranks a killer.
+    #[inline]
+    fn quiet_score(&self, pos: &G, mv: G::Move, ply: usize, selective: bool) -> i32 {
+        let mut score = self.history.score(G::move_key(mv));
+        if selective && self.continuation.kept() {
+            let to = pos.continuation_key(mv);
+            for back in [1, 2] {
+                if let Some(from) = self.context_at(ply, back) {
+                    score += self.continuation.score(from, to);
+                }
+            }
+        }
+        score.clamp(-HISTORY_BOUND, HISTORY_BOUND)
+    }
+
+    /// The continuation key of the move played `back` plies above the node
+    /// at `ply`, unless that was a pass or above the root.
+    #[inline]
+    fn context_at(&self, ply: usize, back: usize) -> Option<u16> {
+        let key = *self.context.get(ply.checked_sub(back)?)?;
+        (key != NO_CONTEXT).then_some(key)
     }
 
     /// The key of the move that led to the node at `ply`, unless it was a
@@ -1053,10 +1115,22 @@ impl<G: Game> Worker<G> {
         (key != NO_MOVE).then_some(key)
     }
 
-    /// Notes that the move with key `key` (or a pass, [`NO_MOVE`]) is
-    /// searched from the node at `ply`: the line the counter-moves read.
+    /// Notes that `mv` is searched from the node at `ply`, `pos`: the line
+    /// the counter-moves and the continuation history read.
     #[inline]
-    pub(crate) fn set_played(&mut self, ply: usize, key: u16) {
-        self.played[ply] = key;
+    pub(crate) fn set_played(&mut self, ply: usize, pos: &G, mv: G::Move) {
+        self.played[ply] = G::move_key(mv);
+        self.context[ply] = if self.continuation.kept() {
+            pos.continuation_key(mv)
+        } else {
+            NO_CONTEXT
+        };
+    }
+
+    /// Notes that the side to move at `ply` passes (a null move).
+    #[inline]
+    pub(crate) fn set_pass(&mut self, ply: usize) {
+        self.played[ply] = NO_MOVE;
+        self.context[ply] = NO_CONTEXT;
     }
 }

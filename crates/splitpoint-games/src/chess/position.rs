@@ -297,6 +297,17 @@ impl Game for Chess {
         mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
     }
 
+    /// Colour, piece and destination: `(colour × 6 + piece) × 64 + to`.
+    const CONTINUATION_KEYS: usize = 12 * 64;
+
+    #[inline]
+    fn continuation_key(&self, mv: Move) -> u16 {
+        let board = &self.board;
+        let piece = board.piece_on(mv.from).map_or(0, |p| p as u16);
+        let colour = board.side_to_move() as u16;
+        (colour * 6 + piece) * 64 + mv.to as u16
+    }
+
     /// A FEN (the halfmove clock and fullmove number may be left out), or
     /// `startpos` / `start`. Castling rights must be standard chess's (king on
     /// the e-file, rooks in the corners).

@@ -125,8 +125,16 @@ impl<G: Game, E: Evaluator<G>> NodeHook<G, E> for Searching {
                 }
                 self.enter(key, child_depth);
                 // Index ≥ 1: young brothers get null windows, as in the serial loop.
-                let r =
-                    worker.reduction(ctx, node.pos, &child, mv, i + 1, node.depth, node.node_type);
+                let r = worker.reduction(
+                    ctx,
+                    node.pos,
+                    &child,
+                    mv,
+                    i + 1,
+                    node.depth,
+                    node.ply,
+                    node.node_type,
+                );
                 let score = worker.search_child(
                     ctx,
                     &child,

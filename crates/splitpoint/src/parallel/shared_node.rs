@@ -144,7 +144,16 @@ impl<G: Game> SharedNode<G> {
         let pos = self.pos.as_ref().expect("a published node has a position");
         let child = pos.play(mv);
         let index = i + 1;
-        let reduction = worker.reduction(ctx, pos, &child, mv, index, self.depth, self.node_type);
+        let reduction = worker.reduction(
+            ctx,
+            pos,
+            &child,
+            mv,
+            index,
+            self.depth,
+            self.ply,
+            self.node_type,
+        );
         let label = match worker.trace {
             Some(_) => pos.move_text(mv),
             None => String::new(),

@@ -18,6 +18,12 @@
 //!
 //! See `docs/lab/2026-11-26-shared-deep-history.md`.
 //!
+//! A selective search of a game with continuation keys
+//! ([`crate::Game::continuation_key`]) also keeps, per thread, a
+//! [`Continuation`] history: a quiet move scored by the move before it and
+//! the one before that, added to the butterfly score in the ordering and
+//! the reductions.
+//!
 //! The shared table is written with relaxed loads and stores, not
 //! read-modify-writes: an update lost to a race costs a little ordering
 //! quality, never correctness (a locked add at every deep cutoff was not
@@ -127,9 +133,83 @@ impl History {
     }
 }
 
+/// The continuation history's bound: each of its two scores counts up to
+/// half the butterfly table's in the ordering key.
+const CONTINUATION_MAX: i32 = 1 << 14;
+/// A continuation score's scale in the butterfly table's units.
+const CONTINUATION_SCALE: i32 = (MAX / 2) / CONTINUATION_MAX;
+
+/// The continuation history of one thread, in a selective search: how
+/// often a move (by its [`crate::Game::continuation_key`]) refuted a node
+/// reached by another (the move before, or the one before that), by the
+/// gravity rule of [`History::update`]. A move's score is the sum of its
+/// two follow-ups' and the butterfly table's.
+pub(crate) struct Continuation {
+    keys: usize,
+    table: Box<[i16]>,
+}
+
+impl Continuation {
+    /// An empty table for a game with `keys` continuation keys (none: 0).
+    pub(crate) fn new(keys: usize) -> Self {
+        Continuation {
+            keys,
+            table: vec![0; keys * keys].into_boxed_slice(),
+        }
+    }
+
+    /// Whether the game keeps one.
+    #[inline]
+    pub(crate) fn kept(&self) -> bool {
+        self.keys > 0
+    }
+
+    /// The score of move `to` after move `from`, in the butterfly table's units.
+    #[inline]
+    pub(crate) fn score(&self, from: u16, to: u16) -> i32 {
+        i32::from(self.table[from as usize * self.keys + to as usize]) * CONTINUATION_SCALE
+    }
+
+    /// Move `to` after move `from` refuted a node with `depth` left (`good`),
+    /// or was searched there before the move that did.
+    #[inline]
+    pub(crate) fn update(&mut self, from: u16, to: u16, depth: i32, good: bool) {
+        let h = &mut self.table[from as usize * self.keys + to as usize];
+        let bonus = (depth * depth * (GRAVITY_STEP / CONTINUATION_SCALE))
+            .min(GRAVITY_STEP_MAX / CONTINUATION_SCALE);
+        let delta = if good { bonus } else { -bonus };
+        let old = i32::from(*h);
+        *h = (old + delta - old * bonus / CONTINUATION_MAX) as i16;
+    }
+
+    /// Halves every score: a new search trusts the last one's less.
+    pub(crate) fn age(&mut self) {
+        for h in self.table.iter_mut() {
+            *h /= 2;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn continuation_scores_stay_within_their_bound_and_follow_the_last_cutoffs() {
+        let mut c = Continuation::new(4);
+        for _ in 0..1000 {
+            c.update(1, 2, 20, true);
+        }
+        let top = c.score(1, 2);
+        assert!(top > 0 && top <= MAX / 2, "{top}");
+        assert_eq!(c.score(2, 1), 0, "keyed by the pair, in order");
+        for _ in 0..1000 {
+            c.update(1, 2, 20, false);
+        }
+        assert!(c.score(1, 2) < 0 && c.score(1, 2) >= -MAX / 2);
+        c.age();
+        assert!(c.score(1, 2) > -MAX / 4 - CONTINUATION_SCALE);
+    }
 
     #[test]
     fn deep_cutoffs_are_seen_by_every_thread_shallow_ones_only_by_their_own() {

@@ -180,7 +180,7 @@ impl<G: Game> Worker<G> {
             if key == probe.tt_move {
                 continue;
             }
-            self.set_played(ply, key);
+            self.set_played(ply, pos, mv);
             let score = -self.pvs(
                 ctx,
                 &pos.play(mv),

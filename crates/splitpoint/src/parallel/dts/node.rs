@@ -10,7 +10,6 @@ use super::*;
 use crate::game::OrderNode;
 use crate::search::hook::{Interrupt, OnInterrupt};
 use crate::search::rules::Probe;
-use crate::tt::NO_MOVE;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// Runs the machine until the stack empties, the root completes, or the
@@ -135,7 +134,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             f.index = 0;
             f.probe = probe;
             f.stage = Stage::AwaitNull;
-            self.worker.set_played(ply, NO_MOVE);
+            self.worker.set_pass(ply);
             let w = ChildWindow {
                 alpha: -f.beta,
                 beta: -f.beta + 1,
@@ -246,9 +245,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             -f.extend_first
         } else {
             self.worker
-                .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, f.node_type)
+                .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, ply, f.node_type)
         };
-        self.worker.set_played(ply, G::move_key(mv));
+        self.worker.set_played(ply, &f.pos, mv);
         let w = f.begin_move(i, mv, r, nodes);
         self.descend(child, w)
     }

@@ -90,10 +90,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         f.alpha = alpha;
         f.node_type = node_type;
         let child = f.pos.play(mv);
-        let r = self
-            .worker
-            .reduction(self.ctx, &f.pos, &child, mv, i, f.depth, node_type);
-        self.worker.set_played(self.stack.top, G::move_key(mv));
+        let r = self.worker.reduction(
+            self.ctx,
+            &f.pos,
+            &child,
+            mv,
+            i,
+            f.depth,
+            self.stack.top,
+            node_type,
+        );
+        self.worker.set_played(self.stack.top, &f.pos, mv);
         let w = f.begin_move(i, mv, r, nodes);
         self.descend(child, w)
     }
