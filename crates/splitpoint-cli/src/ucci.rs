@@ -342,7 +342,7 @@ mod tests {
             (clock.time, clock.increment),
             (Duration::from_secs(60), Duration::from_secs(2))
         );
-        assert_eq!(clock.budget(), Duration::from_secs(3));
+        assert_eq!(clock.budget(), Duration::from_secs(4));
         let p = GoParams::parse(&["time", "60", "movestogo", "10", "opptime", "5"], true).unwrap();
         assert_eq!(p.clock.unwrap().budget(), Duration::from_millis(6));
         assert!(GoParams::parse(&["infinite"], false).unwrap().infinite());

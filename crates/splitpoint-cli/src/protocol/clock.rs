@@ -6,7 +6,7 @@ use std::time::Duration;
 /// delays, unless UCI's Move Overhead says otherwise.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 /// Moves still to play when the GUI does not say (`movestogo`).
-const DEFAULT_MOVES_TO_GO: u32 = 30;
+const DEFAULT_MOVES_TO_GO: u32 = 20;
 
 /// Our clock as a protocol gave it: time left, increment, moves to the next
 /// control.
