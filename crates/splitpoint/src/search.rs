@@ -620,7 +620,7 @@ impl<G: Game> Worker<G> {
         }
         let r = if selective {
             let by_table = lmr_table()[(depth as usize).min(63)][index.min(63)];
-            let by_history = self.quiet_score(pos, mv, ply, true) / (1 << 20);
+            let by_history = self.quiet_score(pos, mv, self.contexts_above(ply)) / (1 << 20);
             (by_table - i32::from(pv) - by_history).clamp(0, depth - 2)
         } else if index >= 2 * LMR_MIN_INDEX + 2 && depth >= 2 * LMR_MIN_DEPTH {
             2
@@ -948,7 +948,11 @@ impl<G: Game> Worker<G> {
         hints.extend(std::iter::repeat_n(0, moves.len()));
         ctx.eval.order_moves_at(pos, moves, &mut hints, node);
         let killers = &self.killers[ply];
-        let selective = ctx.selective();
+        let above = if ctx.selective() {
+            self.contexts_above(ply)
+        } else {
+            [None; 2]
+        };
         // Counter-moves are learnt only in a selective search.
         let counter = self.previous_move(ply).map_or(NO_MOVE, |previous| {
             self.counters[previous as usize % COUNTERS]
@@ -967,9 +971,7 @@ impl<G: Game> Worker<G> {
             } else {
                 i64::from(counter != NO_MOVE && key == counter)
             };
-            ((hint as i64) << 24)
-                + (killer << 21)
-                + self.quiet_score(pos, mv, ply, selective) as i64
+            ((hint as i64) << 24) + (killer << 21) + self.quiet_score(pos, mv, above) as i64
         }));
     }
 
@@ -1053,58 +1055,73 @@ impl<G: Game> Worker<G> {
             return;
         }
         self.history.update(key, depth, true);
+        let quiet = ctx.eval.is_quiet(pos, mv);
+        // The continuation history learns from quiet cutoffs only.
+        let above = if quiet {
+            self.contexts_above(ply)
+        } else {
+            [None; 2]
+        };
         for &other in tried {
             if other != mv && ctx.eval.is_quiet(pos, other) {
                 self.history.update(G::move_key(other), depth, false);
+                self.update_continuation(pos, other, above, depth, false);
             }
         }
-        if !ctx.eval.is_quiet(pos, mv) {
+        if !quiet {
             return;
         }
+        self.update_continuation(pos, mv, above, depth, true);
         if let Some(previous) = self.previous_move(ply) {
             self.counters[previous as usize % COUNTERS] = key;
         }
-        if self.continuation.kept() {
-            for back in [1, 2] {
-                let Some(from) = self.context_at(ply, back) else {
-                    continue;
-                };
-                self.continuation
-                    .update(from, pos.continuation_key(mv), depth, true);
-                for &other in tried {
-                    if other != mv && ctx.eval.is_quiet(pos, other) {
-                        self.continuation
-                            .update(from, pos.continuation_key(other), depth, false);
-                    }
-                }
-            }
+    }
+
+    /// Teaches the continuation history that `mv` refuted (`good`) or not
+    /// a node reached by the moves `above`.
+    #[inline]
+    fn update_continuation(
+        &mut self,
+        pos: &G,
+        mv: G::Move,
+        above: [Option<u16>; 2],
+        depth: i32,
+        good: bool,
+    ) {
+        if above == [None; 2] {
+            return;
+        }
+        let to = pos.continuation_key(mv);
+        for from in above.into_iter().flatten() {
+            self.continuation.update(from, to, depth, good);
         }
     }
 
-    /// A move's history score: the butterfly table's and, in a `selective`
-    /// search of a game that keeps one, the continuation history's after
-    /// the move before and the one before that; within the butterfly
-    /// table's bound twice over, so that it never outranks a killer.
+    /// A move's history score: the butterfly table's and the continuation
+    /// history's after the moves `above` ([`Self::contexts_above`]); within
+    /// the butterfly table's bound twice over, so that it never outranks a
+    /// killer.
     #[inline]
-    fn quiet_score(&self, pos: &G, mv: G::Move, ply: usize, selective: bool) -> i32 {
+    fn quiet_score(&self, pos: &G, mv: G::Move, above: [Option<u16>; 2]) -> i32 {
         let mut score = self.history.score(G::move_key(mv));
-        if selective && self.continuation.kept() {
+        if above != [None; 2] {
             let to = pos.continuation_key(mv);
-            for back in [1, 2] {
-                if let Some(from) = self.context_at(ply, back) {
-                    score += self.continuation.score(from, to);
-                }
+            for from in above.into_iter().flatten() {
+                score += self.continuation.score(from, to);
             }
         }
         score.clamp(-HISTORY_BOUND, HISTORY_BOUND)
     }
 
-    /// The continuation key of the move played `back` plies above the node
-    /// at `ply`, unless that was a pass or above the root.
+    /// The continuation keys of the moves played one and two plies above
+    /// the node at `ply`, where there are such moves (not a pass, not above
+    /// the root) and the game keeps a continuation history.
     #[inline]
-    fn context_at(&self, ply: usize, back: usize) -> Option<u16> {
-        let key = *self.context.get(ply.checked_sub(back)?)?;
-        (key != NO_CONTEXT).then_some(key)
+    fn contexts_above(&self, ply: usize) -> [Option<u16>; 2] {
+        [1, 2].map(|back| {
+            let key = *self.context.get(ply.checked_sub(back)?)?;
+            (key != NO_CONTEXT).then_some(key)
+        })
     }
 
     /// The key of the move that led to the node at `ply`, unless it was a

@@ -109,14 +109,11 @@ impl History {
     pub(crate) fn update(&mut self, key: u16, depth: i32, good: bool) {
         let i = key as usize % SIZE;
         let bonus = (depth * depth * GRAVITY_STEP).min(GRAVITY_STEP_MAX);
-        let delta = if good { bonus } else { -bonus };
-        let gravity =
-            |h: i32| h + delta - (i64::from(h) * i64::from(bonus) / i64::from(HALF)) as i32;
         if depth >= SHARED_DEPTH {
             let h = &self.shared.0[i];
-            h.store(gravity(h.load(Relaxed)), Relaxed);
+            h.store(gravity(h.load(Relaxed), bonus, good, HALF), Relaxed);
         } else {
-            self.own[i] = gravity(self.own[i]);
+            self.own[i] = gravity(self.own[i], bonus, good, HALF);
         }
     }
 
@@ -131,6 +128,14 @@ impl History {
             self.shared.age();
         }
     }
+}
+
+/// The gravity rule: `h` moved by `bonus` towards `bound` (`good`) or
+/// `-bound`, less the more it is already that way, so it stays within.
+#[inline]
+fn gravity(h: i32, bonus: i32, good: bool, bound: i32) -> i32 {
+    let delta = if good { bonus } else { -bonus };
+    h + delta - (i64::from(h) * i64::from(bonus) / i64::from(bound)) as i32
 }
 
 /// The continuation history's bound: each of its two scores counts up to
@@ -177,9 +182,7 @@ impl Continuation {
         let h = &mut self.table[from as usize * self.keys + to as usize];
         let bonus = (depth * depth * (GRAVITY_STEP / CONTINUATION_SCALE))
             .min(GRAVITY_STEP_MAX / CONTINUATION_SCALE);
-        let delta = if good { bonus } else { -bonus };
-        let old = i32::from(*h);
-        *h = (old + delta - old * bonus / CONTINUATION_MAX) as i16;
+        *h = gravity(i32::from(*h), bonus, good, CONTINUATION_MAX) as i16;
     }
 
     /// Halves every score: a new search trusts the last one's less.
