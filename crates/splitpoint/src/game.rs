@@ -454,6 +454,19 @@ pub trait Evaluator<G: Game>: Send + Sync {
         None
     }
 
+    /// A key of what the static score tends to misjudge the same way
+    /// wherever it occurs (chess: the pawns and the side to move), well
+    /// mixed in its top bits. Outside exact mode a selective search then
+    /// corrects the static score its pruning reads (not quiescence's) by
+    /// how far its own searches found positions of the same key off
+    /// (correction history, kept by each thread). The default, none, turns
+    /// it off.
+    #[inline]
+    fn correction_key(&self, pos: &G) -> Option<u64> {
+        let _ = pos;
+        None
+    }
+
     /// Whether enhanced transposition cut-offs pay at this node (`depth`
     /// plies left), outside exact mode: before a null-window node searches
     /// its moves, the table is probed for every child, and a child whose

@@ -17,16 +17,23 @@
 //! the deeper the node and the further its static score is above beta,
 //! takes a ply off a deep node the table has no move for (internal
 //! iterative reduction), extends a table move that alone holds its bound
-//! (singular extension, [`Worker::singular_extension`]), lets the table
-//! end null-window quiescence nodes, and, where the game names what a move
-//! moves where ([`Game::continuation_key`]), scores quiet moves by the
-//! moves before them too (continuation history, in ordering and reductions).
+//! (singular extension, [`Worker::singular_extension`]), ends a node whose
+//! winning capture holds a bound well above beta in a shallower search
+//! (ProbCut, [`Worker::probcut`]), lets the table end null-window
+//! quiescence nodes, and, where the game names what a move moves where
+//! ([`Game::continuation_key`]), scores quiet moves by the moves before
+//! them too (continuation history, in ordering and reductions). Where the
+//! evaluator keys what its static score misjudges alike
+//! ([`Evaluator::correction_key`]), each worker corrects the static score
+//! its pruning reads by how far its searches found it off (correction
+//! history).
 //!
 //! Exact mode turns all of that off, and more: the table never ends a node
 //! (it only orders moves), the root uses no aspiration window, and the
 //! evaluator's own exact solver is the only shortcut. The score is then the
 //! negamax value of the tree [`crate::oracle::negamax`] walks.
 
+mod correction;
 pub(crate) mod history;
 pub(crate) mod hook;
 mod quiescence;
@@ -45,6 +52,7 @@ use crate::sim::Sim;
 use crate::stats::Stats;
 use crate::trace::{EventKind, Recorder};
 use crate::tt::{NO_MOVE, TranspositionTable};
+use correction::Correction;
 use history::{Continuation, History, SharedHistory};
 use hook::{Interrupt, NodeHook, SplitNode};
 pub(crate) use rules::NodeAlpha;
@@ -83,13 +91,26 @@ const NO_CONTEXT: u16 = u16::MAX;
 const NO_EVAL: Score = -INFINITY;
 
 /// A node's static score before its move loop, where a selective search
-/// asks it (not in check), and whether it beats its side's last one (two
-/// plies up, else four; true when neither has one): the pruning near the
-/// leaves is bolder at a node that is not improving.
+/// asks it (not in check), corrected by the worker's correction history,
+/// and whether it beats its side's last one (two plies up, else four; true
+/// when neither has one): the pruning near the leaves is bolder at a node
+/// that is not improving.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StaticEval {
     pub(crate) score: Option<Score>,
     pub(crate) improving: bool,
+    /// The correction history's slot for the node and its uncorrected
+    /// score, where the evaluator keys one: what the node's search teaches.
+    pub(crate) correction: Option<(usize, Score)>,
+}
+
+impl StaticEval {
+    /// No static score: in check, or outside a selective search.
+    pub(crate) const NONE: StaticEval = StaticEval {
+        score: None,
+        improving: false,
+        correction: None,
+    };
 }
 
 /// What the pruning near the leaves (see [`crate::game::Pruning`]) decided
@@ -323,6 +344,8 @@ pub struct Worker<G: Game> {
     /// The counter-moves: by a move's key (folded into [`COUNTERS`]), the
     /// key of the quiet move that last refuted it, in a selective search.
     counters: Box<[u16; COUNTERS]>,
+    /// The static score's corrections, in a selective search.
+    correction: Correction,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` down.
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     stopped: bool,
@@ -356,6 +379,7 @@ impl<G: Game> Worker<G> {
             continuation: Continuation::new(G::CONTINUATION_KEYS),
             evals: Box::new([NO_EVAL; MAX_PLY]),
             counters: Box::new([NO_MOVE; COUNTERS]),
+            correction: Correction::new(),
             pv: (0..MAX_PLY).map(|_| ArrayVec::new()).collect(),
             stopped: false,
             next_poll: POLL_INTERVAL,
@@ -621,7 +645,8 @@ impl<G: Game> Worker<G> {
         let r = if selective {
             let by_table = lmr_table()[(depth as usize).min(63)][index.min(63)];
             let by_history = self.quiet_score(pos, mv, self.contexts_above(ply)) / (1 << 20);
-            (by_table - i32::from(pv) - by_history).clamp(0, depth - 2)
+            let worsening = i32::from(!self.improving(ply));
+            (by_table - i32::from(pv) - by_history + worsening).clamp(0, depth - 2)
         } else if index >= 2 * LMR_MIN_INDEX + 2 && depth >= 2 * LMR_MIN_DEPTH {
             2
         } else {
@@ -644,21 +669,77 @@ impl<G: Game> Worker<G> {
     ) -> StaticEval {
         if in_check || !ctx.selective() {
             self.evals[ply] = NO_EVAL;
-            return StaticEval {
-                score: None,
-                improving: false,
-            };
+            return StaticEval::NONE;
         }
-        let score = ctx.eval.evaluate(pos);
+        let raw = ctx.eval.evaluate(pos);
+        let correction = ctx
+            .eval
+            .correction_key(pos)
+            .map(|key| (Correction::slot(key), raw));
+        let score = self.corrected(raw, correction);
         self.evals[ply] = score;
+        StaticEval {
+            score: Some(score),
+            improving: self.improving(ply),
+            correction,
+        }
+    }
+
+    /// Whether the static score noted at `ply` beats its side's last one
+    /// (two plies up, else four; true when neither has one); false where
+    /// none is noted (in check).
+    #[inline]
+    fn improving(&self, ply: usize) -> bool {
+        let score = self.evals[ply];
         let last = [2, 4]
             .into_iter()
             .filter_map(|back| ply.checked_sub(back).map(|p| self.evals[p]))
             .find(|&e| e != NO_EVAL);
-        StaticEval {
-            score: Some(score),
-            improving: last.is_none_or(|last| score > last),
+        score != NO_EVAL && last.is_none_or(|last| score > last)
+    }
+
+    /// `raw` plus the correction of its slot, if any; never a decisive score.
+    #[inline]
+    fn corrected(&self, raw: Score, correction: Option<(usize, Score)>) -> Score {
+        match correction {
+            Some((slot, _)) if !is_decisive(raw) => {
+                (raw + self.correction.get(slot)).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+            }
+            _ => raw,
         }
+    }
+
+    /// Step 8 of a node, after its store: a selective search's node out
+    /// of check, searched to `best` in the window `(alpha, beta)` with
+    /// `depth` left, teaches the correction history how far its static
+    /// score `eval` was off, when the result says so (an exact score, or a
+    /// bound on the far side of the static score), no capture or promotion
+    /// settled it (`best_move`), and it is no mate score.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn learn_correction<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        eval: StaticEval,
+        best: Score,
+        best_move: Option<G::Move>,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) {
+        let (Some(score), Some((slot, raw))) = (eval.score, eval.correction) else {
+            return;
+        };
+        if self.stopped
+            || is_decisive(best)
+            || best_move.is_some_and(|mv| !ctx.eval.is_quiet(pos, mv))
+            || (best >= beta && best <= score)
+            || (best <= alpha && best >= score)
+        {
+            return;
+        }
+        self.correction.learn(slot, best - raw, depth);
     }
 
     /// The null-move search of a non-PV node outside exact mode: the score
@@ -774,6 +855,12 @@ impl<G: Game> Worker<G> {
         if self.stopped {
             return 0;
         }
+        if beta - alpha <= 1
+            && !in_check
+            && let Some(score) = self.probcut(ctx, pos, &probe, beta, depth, ply, eval.score)
+        {
+            return score;
+        }
 
         // Step 6. Generate (unless the child probes did) and order the moves.
         if moves.is_empty() {
@@ -819,8 +906,9 @@ impl<G: Game> Worker<G> {
             return 0;
         }
 
-        // Step 8. Remember the result.
+        // Step 8. Remember the result, and how far the static score was off.
         self.store(ctx, probe.key, best, best_move, alpha, beta, depth, ply);
+        self.learn_correction(ctx, pos, eval, best, best_move, alpha, beta, depth);
         best
     }
 

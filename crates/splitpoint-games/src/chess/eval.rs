@@ -715,6 +715,20 @@ impl Evaluator<Chess> for ChessEval {
         self.pruning
     }
 
+    /// The pawns of both sides and the side to move: pawn structures the
+    /// evaluation misjudges are corrected by the search's findings.
+    #[inline]
+    fn correction_key(&self, pos: &Chess) -> Option<u64> {
+        let board = pos.board();
+        let white = board.colored_pieces(Color::White, Piece::Pawn).0;
+        let black = board.colored_pieces(Color::Black, Piece::Pawn).0;
+        let side = u64::from(board.side_to_move() == Color::Black);
+        // Multiplying mixes the bits upward; the top bits pick the slot.
+        let mixed = (white ^ side).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ black.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        Some(mixed ^ (mixed >> 31).wrapping_mul(0x1656_67b1_9e37_79f9))
+    }
+
     /// Neither a capture nor a promotion.
     #[inline]
     fn is_quiet(&self, pos: &Chess, mv: cozy_chess::Move) -> bool {
@@ -812,6 +826,29 @@ mod tests {
         };
         f(&mut t);
         t.counts
+    }
+
+    #[test]
+    fn the_correction_key_is_the_pawns_and_the_side_to_move() {
+        let key = |fen: &str| {
+            let pos = Chess::parse_position(fen).unwrap();
+            ChessEval::default().correction_key(&pos).unwrap()
+        };
+        let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        // Pieces moved, the pawns unchanged: the same key.
+        assert_eq!(
+            start,
+            key("r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 4 3")
+        );
+        // The other side to move, or a pawn moved: another.
+        assert_ne!(
+            start,
+            key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+        );
+        assert_ne!(
+            start,
+            key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1")
+        );
     }
 
     #[test]

@@ -15,7 +15,9 @@
 //!
 //! [`ChessEval`] also turns on the core search's selectivity outside exact
 //! mode: check extension, null-move pruning, late-move reductions, and
-//! reverse futility, futility and late-move pruning near the leaves.
+//! reverse futility, futility and late-move pruning near the leaves; its
+//! pawn key lets the search correct the static score by what its searches
+//! found of the same pawns (correction history).
 //!
 //! ```
 //! use splitpoint::{Game, perft};

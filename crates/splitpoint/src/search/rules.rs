@@ -71,6 +71,11 @@ pub(crate) fn settles(bound: Bound, score: Score, alpha: Score, beta: Score) -> 
 
 /// Singular extensions look at nodes this many plies from the horizon or more.
 const SINGULAR_DEPTH: i32 = 8;
+/// ProbCut looks at nodes this many plies from the horizon or more, and
+/// searches its captures this many plies shallower (less one).
+const PROBCUT_DEPTH: i32 = 5;
+/// How far above beta ProbCut's captures must hold.
+const PROBCUT_MARGIN: Score = 200;
 
 impl<G: Game> Worker<G> {
     /// Steps 2 and 3 of a node: counts it, then `Err(score)` if the node is
@@ -195,6 +200,79 @@ impl<G: Game> Worker<G> {
             }
         }
         1
+    }
+
+    /// ProbCut: at a selective search's null-window node with `depth` plies
+    /// left, out of check, a noisy move whose static exchange alone lifts
+    /// the static score to a margin above beta, and whose quiescence and
+    /// then a search four plies shallower both hold that raised bound,
+    /// ends the node: a full search would almost surely fail high too.
+    /// `Some(score)` (stored as a lower bound) ends it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn probcut<E: Evaluator<G>>(
+        &mut self,
+        ctx: &SearchContext<G, E>,
+        pos: &G,
+        probe: &Probe,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        eval: Option<Score>,
+    ) -> Option<Score> {
+        let eval = eval?;
+        let raised = beta + PROBCUT_MARGIN;
+        if !ctx.selective()
+            || ply == 0
+            || depth < PROBCUT_DEPTH
+            || beta.abs() >= WIN_BOUND - PROBCUT_MARGIN
+            || probe.upper.is_some_and(|upper| upper < raised)
+        {
+            return None;
+        }
+        let mut moves = G::Moves::default();
+        ctx.eval.noisy_moves(pos, &mut moves);
+        let mut hints = PerMove::<G, i32>::default();
+        hints.extend(std::iter::repeat_n(0, moves.len()));
+        ctx.eval.order_moves(pos, &moves, &mut hints);
+        let mut keys: PerMove<G, i64> = hints.iter().map(|&h| i64::from(h)).collect();
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut keys, i);
+            let mv = moves[i];
+            if ctx.eval.exchange(pos, mv) < raised - eval {
+                continue;
+            }
+            let child = pos.play(mv);
+            self.set_played(ply, pos, mv);
+            let mut score = -self.quiescence(ctx, &child, -raised, -raised + 1, ply + 1);
+            if score >= raised {
+                score = -self.pvs(
+                    ctx,
+                    &child,
+                    -raised,
+                    -raised + 1,
+                    depth - PROBCUT_DEPTH + 1,
+                    ply + 1,
+                    NodeType::Cut,
+                );
+            }
+            if self.stopped {
+                return None;
+            }
+            if score >= raised {
+                self.store(
+                    ctx,
+                    probe.key,
+                    score,
+                    Some(mv),
+                    beta - 1,
+                    beta,
+                    depth - 3,
+                    ply,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// The enhanced transposition cut-off: a score of at least `beta` when

@@ -5,9 +5,9 @@ use crate::game::{Game, MAX_PLY, OrderNode, PerMove};
 use crate::node::NodeType;
 use crate::parallel::shared_node::NO_SPLIT_POINT;
 use crate::score::{INFINITY, Score};
-use crate::search::LeafPruning;
 use crate::search::rules::Probe;
 use crate::search::rules::{ChildWindow, MoveSearch};
+use crate::search::{LeafPruning, StaticEval};
 
 use super::policy;
 
@@ -74,6 +74,8 @@ pub(super) struct Frame<G: Game> {
     /// Which quiet moves its own loop may skip, near the leaves (moves
     /// taken at a split point are never skipped).
     pub(super) leaf: Option<LeafPruning>,
+    /// The node's static score, for the correction history at its end.
+    pub(super) eval: StaticEval,
 }
 
 impl<G: Game> Frame<G> {
@@ -105,6 +107,7 @@ impl<G: Game> Frame<G> {
             nodes_at_move: 0,
             serial: 0,
             leaf: None,
+            eval: StaticEval::NONE,
         }
     }
 

@@ -115,6 +115,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         f.key = probe.key;
         f.depth -= internal_reduction(ctx, probe.tt_move, f.depth);
         let eval = self.worker.static_eval(ctx, &f.pos, ply, in_check);
+        f.eval = eval;
 
         // Step 4. Near the leaves: reverse futility, and which quiet moves
         // the loop may skip.
@@ -151,6 +152,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let ctx = self.ctx;
         let worker = &mut *self.worker;
         let f = &mut self.stack.frames[ply];
+        if f.beta - f.alpha <= 1
+            && let Some(score) =
+                worker.probcut(ctx, &f.pos, &probe, f.beta, f.depth, ply, f.eval.score)
+        {
+            return Flow::Return(score);
+        }
 
         // Step 6. Generate and order the moves.
         f.moves.clear();
@@ -394,21 +401,33 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         Flow::Continue
     }
 
-    /// `Worker::pvs` after its move loop: the table store and the return.
+    /// `Worker::pvs` after its move loop: the table store, the correction
+    /// history, and the return.
     pub(super) fn complete(&mut self) -> Flow {
         let f = &self.stack.frames[self.stack.top];
         if f.root {
             return Flow::Exit(Exit::RootDone);
         }
+        let best_move = f.best_move.or(f.nearest);
         self.worker.store(
             self.ctx,
             f.key,
             f.best,
-            f.best_move.or(f.nearest),
+            best_move,
             f.orig_alpha,
             f.beta,
             f.depth,
             f.ply,
+        );
+        self.worker.learn_correction(
+            self.ctx,
+            &f.pos,
+            f.eval,
+            f.best,
+            best_move,
+            f.orig_alpha,
+            f.beta,
+            f.depth,
         );
         Flow::Return(f.best)
     }
