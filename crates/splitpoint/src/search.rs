@@ -856,6 +856,7 @@ impl<G: Game> Worker<G> {
             return 0;
         }
         if beta - alpha <= 1
+            && !in_check
             && let Some(score) = self.probcut(ctx, pos, &probe, beta, depth, ply, eval.score)
         {
             return score;

@@ -1,10 +1,10 @@
 //! Quiescence search: past the horizon, only noisy moves, until the
 //! position is quiet.
 
-use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, OrderNode};
+use crate::game::{Evaluator, Game, MAX_PLY, MoveBuffer, OrderNode, PerMove};
 use crate::score::{INFINITY, Score, from_table};
 
-use super::rules::{hint_keys, pick_best, settles};
+use super::rules::{pick_best, settles};
 use super::{SearchContext, Worker};
 
 impl<G: Game> Worker<G> {
@@ -97,13 +97,18 @@ impl<G: Game> Worker<G> {
         beta: Score,
         ply: usize,
     ) -> Score {
+        // The evaluator's hints alone: the history tables rank quiet moves
+        // by the line above, and reading them here only costs time.
+        let mut hints = PerMove::<G, i32>::default();
+        hints.extend(std::iter::repeat_n(0, moves.len()));
         let order = OrderNode {
             alpha,
             beta,
             depth: 0,
             table_upper: None,
         };
-        let mut keys = hint_keys(ctx, pos, &moves, order);
+        ctx.eval.order_moves_at(pos, &moves, &mut hints, order);
+        let mut keys: PerMove<G, i64> = hints.iter().map(|&h| i64::from(h)).collect();
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
             let score = -self.quiescence(ctx, &pos.play(moves[i]), -beta, -alpha, ply + 1);

@@ -9,7 +9,7 @@
 //! re-searches), folding a move's score into the node's result, and storing
 //! that result.
 
-use crate::game::{Evaluator, Game, MAX_PLY, OrderNode, PerMove};
+use crate::game::{Evaluator, Game, MAX_PLY, PerMove};
 use crate::node::NodeType;
 use crate::score::{Score, WIN_BOUND, from_table, to_table};
 use crate::tt::{Bound, NO_MOVE, TtEntry};
@@ -207,8 +207,7 @@ impl<G: Game> Worker<G> {
     /// the static score to a margin above beta, and whose quiescence and
     /// then a search four plies shallower both hold that raised bound,
     /// ends the node: a full search would almost surely fail high too.
-    /// `Some(score)` (stored as a lower bound) ends it; `eval` is `None` in
-    /// check.
+    /// `Some(score)` (stored as a lower bound) ends it.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn probcut<E: Evaluator<G>>(
         &mut self,
@@ -232,13 +231,10 @@ impl<G: Game> Worker<G> {
         }
         let mut moves = G::Moves::default();
         ctx.eval.noisy_moves(pos, &mut moves);
-        let node = OrderNode {
-            alpha: beta - 1,
-            beta,
-            depth,
-            table_upper: probe.upper,
-        };
-        let mut keys = hint_keys(ctx, pos, &moves, node);
+        let mut hints = PerMove::<G, i32>::default();
+        hints.extend(std::iter::repeat_n(0, moves.len()));
+        ctx.eval.order_moves(pos, &moves, &mut hints);
+        let mut keys: PerMove<G, i64> = hints.iter().map(|&h| i64::from(h)).collect();
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut keys, i);
             let mv = moves[i];
@@ -607,22 +603,6 @@ pub(crate) fn internal_reduction<G: Game, E: Evaluator<G>>(
     depth: i32,
 ) -> i32 {
     i32::from(tt_move == NO_MOVE && depth >= 4 && ctx.selective())
-}
-
-/// Ordering keys for noisy moves (quiescence's, ProbCut's): the evaluator's
-/// hints alone, as the history tables rank quiet moves by the line above
-/// and reading them here only costs time.
-#[inline]
-pub(crate) fn hint_keys<G: Game, E: Evaluator<G>>(
-    ctx: &SearchContext<G, E>,
-    pos: &G,
-    moves: &G::Moves,
-    node: OrderNode,
-) -> PerMove<G, i64> {
-    let mut hints = PerMove::<G, i32>::default();
-    hints.extend(std::iter::repeat_n(0, moves.len()));
-    ctx.eval.order_moves_at(pos, moves, &mut hints, node);
-    hints.iter().map(|&h| i64::from(h)).collect()
 }
 
 /// Selection step: brings the largest remaining key (and its move) to `i`.
