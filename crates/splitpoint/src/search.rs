@@ -609,8 +609,9 @@ impl<G: Game> Worker<G> {
     /// for late quiet moves neither made in check nor giving check. The
     /// selective search reduces from the second move on (the fourth at PV
     /// nodes) by `ln(depth)·ln(index)/2` plies, one less at PV nodes, less
-    /// for a move with a good history and more for one with a bad history;
-    /// the others reduce non-PV nodes' moves from the fourth on by one or
+    /// for a move with a good history and more for one with a bad history,
+    /// and one more below the root where the static score is not improving
+    /// (the root notes none); the others reduce non-PV nodes' moves from the fourth on by one or
     /// two plies. Counts the reductions it grants.
     #[inline]
     #[allow(clippy::too_many_arguments)]
@@ -645,7 +646,7 @@ impl<G: Game> Worker<G> {
         let r = if selective {
             let by_table = lmr_table()[(depth as usize).min(63)][index.min(63)];
             let by_history = self.quiet_score(pos, mv, self.contexts_above(ply)) / (1 << 20);
-            let worsening = i32::from(!self.improving(ply));
+            let worsening = i32::from(ply > 0 && !self.improving(ply));
             (by_table - i32::from(pv) - by_history + worsening).clamp(0, depth - 2)
         } else if index >= 2 * LMR_MIN_INDEX + 2 && depth >= 2 * LMR_MIN_DEPTH {
             2
