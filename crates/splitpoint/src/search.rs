@@ -611,8 +611,8 @@ impl<G: Game> Worker<G> {
     /// nodes) by `ln(depth)·ln(index)/2` plies, one less at PV nodes, less
     /// for a move with a good history and more for one with a bad history,
     /// and one more below the root where the static score is not improving
-    /// (the root notes none); the others reduce non-PV nodes' moves from the fourth on by one or
-    /// two plies. Counts the reductions it grants.
+    /// (the root notes none); the others reduce non-PV nodes' moves from
+    /// the fourth on by one or two plies. Counts the reductions it grants.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn reduction<E: Evaluator<G>>(
