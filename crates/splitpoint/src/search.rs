@@ -856,10 +856,7 @@ impl<G: Game> Worker<G> {
         if self.stopped {
             return 0;
         }
-        if beta - alpha <= 1
-            && !in_check
-            && let Some(score) = self.probcut(ctx, pos, &probe, beta, depth, ply, eval.score)
-        {
+        if let Some(score) = self.probcut(ctx, pos, &probe, alpha, beta, depth, ply, eval.score) {
             return score;
         }
 

@@ -202,18 +202,20 @@ impl<G: Game> Worker<G> {
         1
     }
 
-    /// ProbCut: at a selective search's null-window node with `depth` plies
-    /// left, out of check, a noisy move whose static exchange alone lifts
-    /// the static score to a margin above beta, and whose quiescence and
-    /// then a search four plies shallower both hold that raised bound,
-    /// ends the node: a full search would almost surely fail high too.
-    /// `Some(score)` (stored as a lower bound) ends it.
+    /// ProbCut: at a selective search's null-window node (`alpha`, `beta`)
+    /// with `depth` plies left, out of check (a static score `eval`), a
+    /// noisy move whose static exchange alone lifts the static score to a
+    /// margin above beta, and whose quiescence and then a search four plies
+    /// shallower both hold that raised bound, ends the node: a full search
+    /// would almost surely fail high too. `Some(score)` (stored as a lower
+    /// bound) ends it.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn probcut<E: Evaluator<G>>(
         &mut self,
         ctx: &SearchContext<G, E>,
         pos: &G,
         probe: &Probe,
+        alpha: Score,
         beta: Score,
         depth: i32,
         ply: usize,
@@ -222,6 +224,7 @@ impl<G: Game> Worker<G> {
         let eval = eval?;
         let raised = beta + PROBCUT_MARGIN;
         if !ctx.selective()
+            || beta - alpha > 1
             || ply == 0
             || depth < PROBCUT_DEPTH
             || beta.abs() >= WIN_BOUND - PROBCUT_MARGIN

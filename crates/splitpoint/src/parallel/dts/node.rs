@@ -152,10 +152,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let ctx = self.ctx;
         let worker = &mut *self.worker;
         let f = &mut self.stack.frames[ply];
-        if f.beta - f.alpha <= 1
-            && let Some(score) =
-                worker.probcut(ctx, &f.pos, &probe, f.beta, f.depth, ply, f.eval.score)
-        {
+        if let Some(score) = worker.probcut(
+            ctx,
+            &f.pos,
+            &probe,
+            f.alpha,
+            f.beta,
+            f.depth,
+            ply,
+            f.eval.score,
+        ) {
             return Flow::Return(score);
         }
 
