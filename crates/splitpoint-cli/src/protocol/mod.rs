@@ -25,7 +25,8 @@
 //! The files: `session` (the searcher and its jobs), `options` (the options
 //! every protocol offers, one table), `dialect` (each protocol's words for
 //! what the engine says), `games` (positions and moves in the protocols),
-//! `clock` (time budgets); [`read_commands`] is the one line reader.
+//! `clock` (time budgets, and the pacing that bends them to the search);
+//! [`read_commands`] is the one line reader.
 
 mod clock;
 mod dialect;

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use splitpoint::{Algorithm, Engine, Game, Limits, SearchResult, StopHandle};
 
+use super::clock::Pacing;
 use super::dialect::{Dialect, Output, info_line};
 use super::games::ProtocolGame;
 use super::options::{EngineOption, MAX_SKILL, Settings};
@@ -367,13 +368,16 @@ fn search<G: ProtocolGame>(
             break;
         }
         let line_start = Instant::now();
+        let mut pacing = soft_limit.map(Pacing::new);
         let label = (settings.multipv > 1).then_some(line);
         let r = engine.search_among(&root, Some(&among), &limits, |r| {
             shared.out.line(&info_line(dialect, &root, r, label));
             // Before the look at the stop record: a stop requested meanwhile
             // is seen here or raised by the reader (see `request_stop`).
             shared.iterated.store(id, SeqCst);
-            let out_of_time = soft_limit.is_some_and(|soft| line_start.elapsed() >= soft);
+            let out_of_time = pacing
+                .as_mut()
+                .is_some_and(|p| !p.next_iteration(r.best_move, r.score, line_start.elapsed()));
             if out_of_time || shared.stop_requested(id) {
                 stop.stop();
             }
