@@ -134,7 +134,9 @@ mod tests {
 
     #[test]
     fn a_falling_score_earns_time_up_to_a_limit() {
-        // Settled at 0.75 of the soft limit; a fall of 40 cp a time earns 1.4.
+        // At the soft limit itself a settled move stops at the third
+        // iteration; a score falling 40 cp an iteration earns 1.4 times,
+        // which keeps even a settled move's 0.75 above the limit.
         let spent = Duration::from_millis(100);
         assert_eq!(iterations(|_| (Some(1), 0), spent), 2);
         assert_eq!(iterations(|i| (Some(1), -40 * i as Score), spent), 20);
