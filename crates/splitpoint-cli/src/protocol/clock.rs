@@ -61,6 +61,8 @@ const STABILITY: [f64; 5] = [1.8, 1.3, 1.0, 0.85, 0.75];
 /// The soft limit grows by this much per centipawn the score fell since the
 /// last iteration, up to [`MAX_FALL`] centipawns.
 const PER_CENTIPAWN_FALLEN: f64 = 0.01;
+/// The most centipawns of fall that count: a mate found against us earns
+/// no more than a bad slip.
 const MAX_FALL: Score = 50;
 
 /// Whether another iteration may start: the soft limit, bent by how settled
@@ -122,7 +124,8 @@ mod tests {
 
     #[test]
     fn a_settled_move_gives_time_back_a_changing_one_earns_it() {
-        // 90 ms spent: under the soft limit, but past 0.75 of it.
+        // 90 ms spent: under the soft limit, past 0.85 of it (a settled
+        // move stops at its fourth iteration).
         let spent = Duration::from_millis(90);
         assert_eq!(iterations(|_| (Some(1), 0), spent), 3);
         assert_eq!(iterations(|i| (Some(i as u8), 0), spent), 20);
