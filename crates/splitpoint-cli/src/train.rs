@@ -22,9 +22,9 @@ use crate::stdout;
 /// Train Othello's pattern evaluation, or chess's weights, from the engine's own games
 ///
 /// Chess (`train chess`): self-play games at --nodes a move from the match
-/// book's openings and a few random moves (games.txt), then the hand-set
-/// evaluation's weights fitted to the games' results (blended with the
-/// searches' scores, --result-share) by Texel's method, the
+/// book's openings and a few random moves (games.txt), then the
+/// evaluation's weights fitted to the searches' scores (with the games'
+/// results blended in by --result-share) by Texel's method, the
 /// whole batch at each of --iterations steps, one game in ten held out
 /// (weights.rs, report.json). Copy weights.rs into
 /// crates/splitpoint-games/src/chess/ and rebuild to use it.
@@ -86,8 +86,10 @@ pub struct TrainArgs {
     pub nodes: Option<u64>,
 
     /// Chess: the share of a position's target that is its game's result;
-    /// the rest is the result its self-play search's score predicts
-    #[arg(long, value_name = "S", default_value_t = 0.5)]
+    /// the rest is the result its self-play search's score predicts. A
+    /// game's positions share one result, so with a share above 0 the fit
+    /// learns the games more than the positions (the held-out error rises)
+    #[arg(long, value_name = "S", default_value_t = 0.0)]
     pub result_share: f64,
 
     /// Conjugate-gradient iterations per stage [default: 60, --quick 30];

@@ -1,13 +1,17 @@
-//! Fitting the evaluation's weights to game results (Texel's method).
+//! Fitting the evaluation's weights to self-play (Texel's method).
 //!
 //! The engine plays itself at a fixed node count from randomized openings
 //! ([`self_play_game`]); the quiet positions of each game are kept with the
-//! game's result. The evaluation is linear in its weights ([`trace`] gives
-//! each weight's count in a position), so the predicted result
-//! `sigmoid(k · eval / 400)` and its squared error against the game's result
-//! are smooth in the weights: [`Fit`] scales `k` to the weights it starts
-//! from ([`Fit::best_k`]), then descends the error's gradient (Adam, whole
-//! batch), with a ridge pull towards the starting weights.
+//! search's score and the game's result. The target is the result the
+//! score predicts, with a share of the game's result blended in
+//! ([`Sample::blend`]; a game's positions share one result, so a large
+//! share fits the games rather than the positions). The evaluation is
+//! linear in its weights ([`trace`] gives each weight's count in a
+//! position), so the predicted result `sigmoid(k · eval / 400)` and its
+//! squared error against the target are smooth in the weights: [`Fit`]
+//! scales `k` to the weights it starts from ([`Fit::best_k`]), then
+//! descends the error's gradient (Adam, whole batch), with a ridge pull
+//! towards the starting weights.
 
 use splitpoint::{Engine, Evaluator, Game, Limits, Score, WIN_BOUND};
 
