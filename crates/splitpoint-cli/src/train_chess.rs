@@ -167,8 +167,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         ));
     }
 
-    // The scale that fits the weights to the games' results, then the
-    // searches' scores blended in at that scale.
+    // The scale that fits the weights to the games' results; then each
+    // position's target: the result its search's score predicts at that
+    // scale, with --result-share of its game's result blended in.
     let start = current_weights();
     let k = Fit::best_k(&train, &start);
     for sample in train.iter_mut().chain(test.iter_mut()) {
