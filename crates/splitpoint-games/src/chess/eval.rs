@@ -4,7 +4,10 @@
 //! count), outposts, attacks next to the enemy king, how many pieces make
 //! them and the safe squares to check it from, threats on pieces, rooks on
 //! open files and the seventh rank, the king's pawn shelter and its file,
-//! tapered between the middlegame and the endgame; captures and promotions for quiescence,
+//! a king danger table and the weak squares next to the king, pawn storms,
+//! bad bishops, minors behind pawns, space, pawn push threats and the
+//! king's distance to its pawns, tapered between the middlegame and the
+//! endgame; captures and promotions for quiescence,
 //! ordered most valuable victim, least valuable attacker first; the pruning
 //! near the leaves the search may use.
 //!
@@ -96,11 +99,35 @@ pub mod param {
     pub const SAFE_CHECKS: usize = BACKWARD + 1;
     /// The king on a file without pawns of its side; without any pawns.
     pub const KING_FILE: usize = SAFE_CHECKS + 4;
+    /// The danger to the enemy king, by steps of [`KING_DANGER_STEP`](super::KING_DANGER_STEP)
+    /// units (0 to 15 or more): attacked squares next to it weighted by the
+    /// attacker, safe checks and weak squares, halved without a queen.
+    /// The table lets the danger grow faster than its parts.
+    pub const KING_DANGER: usize = KING_FILE + 2;
+    /// Squares next to the enemy king that the side attacks and the enemy
+    /// defends with its king or queen alone, or not at all.
+    pub const WEAK_KING_SQUARES: usize = KING_DANGER + 16;
+    /// Pawns on the enemy king's file or the next, while it stands on its
+    /// first two ranks, by their rank from their side (the third to the
+    /// sixth).
+    pub const PAWN_STORM: usize = WEAK_KING_SQUARES + 1;
+    /// Per bishop, the side's pawns on squares of its colour; those of
+    /// them blocked.
+    pub const BAD_BISHOP: usize = PAWN_STORM + 4;
+    /// A knight or bishop right behind a pawn.
+    pub const MINOR_BEHIND_PAWN: usize = BAD_BISHOP + 2;
+    /// Safe squares in the centre files of the side's second to fourth
+    /// ranks (twice those behind its pawns), times its pieces, by four.
+    pub const SPACE: usize = MINOR_BEHIND_PAWN + 1;
+    /// Enemy pieces a pawn would attack after a safe push.
+    pub const PAWN_PUSH_THREAT: usize = SPACE + 1;
+    /// The king's distance to the nearest pawn of its side.
+    pub const KING_PAWN_DISTANCE: usize = PAWN_PUSH_THREAT + 1;
     /// How many weights there are.
-    pub const COUNT: usize = KING_FILE + 2;
+    pub const COUNT: usize = KING_PAWN_DISTANCE + 1;
 
     /// Each block's name and first index, in order.
-    pub const BLOCKS: [(&str, usize); 31] = [
+    pub const BLOCKS: [(&str, usize); 39] = [
         ("material", MATERIAL),
         ("pawn squares", SQUARES),
         ("knight squares", SQUARES + 64),
@@ -132,6 +159,14 @@ pub mod param {
         ("backward pawn", BACKWARD),
         ("safe checks", SAFE_CHECKS),
         ("king on a pawnless file", KING_FILE),
+        ("king danger", KING_DANGER),
+        ("weak squares next to the king", WEAK_KING_SQUARES),
+        ("pawn storm by rank", PAWN_STORM),
+        ("bad bishop", BAD_BISHOP),
+        ("minor behind a pawn", MINOR_BEHIND_PAWN),
+        ("space", SPACE),
+        ("pawn push threat", PAWN_PUSH_THREAT),
+        ("king's distance to its pawns", KING_PAWN_DISTANCE),
     ];
 }
 
@@ -285,7 +320,9 @@ fn terms(board: &Board, t: &mut impl Terms) -> i32 {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats(board, color, sign, ours, theirs, t);
         passers(board, color, sign, theirs, t);
-        safe_checks(board, color, sign, ours, theirs, t);
+        let checks = safe_checks(board, color, sign, ours, theirs, t);
+        king_danger(board, color, sign, ours, theirs, checks, t);
+        pieces_and_pawns(board, color, sign, ours, theirs, t);
     }
     phase.min(MAX_PHASE)
 }
@@ -334,23 +371,155 @@ fn safe_checks(
     ours: &Attacks,
     theirs: &Attacks,
     t: &mut impl Terms,
-) {
+) -> i32 {
     let king = board.king(!color);
     let occupied = board.occupied();
     let safe = !board.colors(color).0 & !theirs.all;
     let diagonal = cozy_chess::get_bishop_moves(king, occupied).0;
     let straight = cozy_chess::get_rook_moves(king, occupied).0;
-    let count = |b: u64| sign * (b & safe).count_ones() as i32;
+    let squares = [
+        cozy_chess::get_knight_moves(king).0 & ours.knights,
+        diagonal & ours.bishops,
+        straight & ours.rooks,
+        (diagonal | straight) & ours.queens,
+    ];
+    let mut total = 0;
+    for (i, b) in squares.into_iter().enumerate() {
+        let n = (b & safe).count_ones() as i32;
+        t.add(param::SAFE_CHECKS + i, sign * n);
+        total += n;
+    }
+    total
+}
+
+/// Units of danger a step of [`param::KING_DANGER`] stands for.
+const KING_DANGER_STEP: i32 = 3;
+
+/// The danger `color` makes for the enemy king (see
+/// [`param::KING_DANGER`] and [`param::WEAK_KING_SQUARES`]), from its
+/// `checks` safe checking squares.
+fn king_danger(
+    board: &Board,
+    color: Color,
+    sign: i32,
+    ours: &Attacks,
+    theirs: &Attacks,
+    checks: i32,
+    t: &mut impl Terms,
+) {
+    let king = board.king(!color);
+    let zone = cozy_chess::get_king_moves(king).0;
+    let defended = theirs.pawns | theirs.knights | theirs.bishops | theirs.rooks;
+    let weak = (zone & ours.all & !defended).count_ones() as i32;
+    let hits = |b: u64| (zone & b).count_ones() as i32;
+    let mut units = 2 * hits(ours.knights)
+        + 2 * hits(ours.bishops)
+        + 3 * hits(ours.rooks)
+        + 5 * hits(ours.queens)
+        + 3 * checks
+        + 2 * weak;
+    if board.colored_pieces(color, Piece::Queen).is_empty() {
+        units /= 2;
+    }
     t.add(
-        param::SAFE_CHECKS,
-        count(cozy_chess::get_knight_moves(king).0 & ours.knights),
+        param::KING_DANGER + (units / KING_DANGER_STEP).min(15) as usize,
+        sign,
     );
-    t.add(param::SAFE_CHECKS + 1, count(diagonal & ours.bishops));
-    t.add(param::SAFE_CHECKS + 2, count(straight & ours.rooks));
+    t.add(param::WEAK_KING_SQUARES, sign * weak);
+}
+
+/// `color`'s pawn storm, bad bishops, minors behind pawns, space, pawn
+/// push threats and its king's distance to its pawns (see
+/// [`param::PAWN_STORM`] and the weights after it).
+fn pieces_and_pawns(
+    board: &Board,
+    color: Color,
+    sign: i32,
+    ours: &Attacks,
+    theirs: &Attacks,
+    t: &mut impl Terms,
+) {
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let occupied = board.occupied().0;
+    let forward = |b: u64| match color {
+        Color::White => b << 8,
+        Color::Black => b >> 8,
+    };
+    let back = |b: u64| match color {
+        Color::White => b >> 8,
+        Color::Black => b << 8,
+    };
+    // From `color`'s side: rank 0 is its first.
+    let rank_mask = |r: u32| match color {
+        Color::White => 0xFFu64 << (8 * r),
+        Color::Black => 0xFFu64 << (8 * (7 - r)),
+    };
+
+    let enemy_king = board.king(!color);
+    if enemy_king.rank().relative_to(!color) as u32 <= 1 {
+        let storm = own & file_and_neighbours(enemy_king.file() as u32);
+        for r in 2..6 {
+            t.add(
+                param::PAWN_STORM + r as usize - 2,
+                sign * (storm & rank_mask(r)).count_ones() as i32,
+            );
+        }
+    }
+
+    const DARK: u64 = 0x55AA_55AA_55AA_55AA;
+    let blocked = own & back(occupied);
+    for sq in board.colored_pieces(color, Piece::Bishop) {
+        let colour = if sq.bitboard().0 & DARK != 0 {
+            DARK
+        } else {
+            !DARK
+        };
+        t.add(param::BAD_BISHOP, sign * (own & colour).count_ones() as i32);
+        t.add(
+            param::BAD_BISHOP + 1,
+            sign * (blocked & colour).count_ones() as i32,
+        );
+    }
+
+    let minors =
+        (board.colored_pieces(color, Piece::Knight) | board.colored_pieces(color, Piece::Bishop)).0;
+    let pawns = board.pieces(Piece::Pawn).0;
     t.add(
-        param::SAFE_CHECKS + 3,
-        count((diagonal | straight) & ours.queens),
+        param::MINOR_BEHIND_PAWN,
+        sign * (minors & back(pawns)).count_ones() as i32,
     );
+
+    const CENTRE_FILES: u64 = 0x3C3C_3C3C_3C3C_3C3C;
+    let safe = CENTRE_FILES & (rank_mask(1) | rank_mask(2) | rank_mask(3)) & !own & !theirs.pawns;
+    let behind = {
+        let once = back(own);
+        once | back(once) | back(back(once))
+    };
+    let pieces = (board.colors(color).0 & !pawns).count_ones() as i32 - 1;
+    let space = (safe.count_ones() + (safe & behind).count_ones()) as i32;
+    t.add(param::SPACE, sign * space * pieces / 4);
+
+    let empty = !occupied;
+    let push = forward(own) & empty;
+    let double = forward(push & rank_mask(2)) & empty;
+    let safe_push = (push | double) & (ours.all | !theirs.all) & !theirs.pawns;
+    let targets = board.colors(!color).0 & !pawns & !board.pieces(Piece::King).0;
+    t.add(
+        param::PAWN_PUSH_THREAT,
+        sign * (pawn_attacks(safe_push, color) & targets).count_ones() as i32,
+    );
+
+    let king = board.king(color);
+    let nearest = BitBoard(own)
+        .into_iter()
+        .map(|sq| {
+            (sq.file() as i32 - king.file() as i32)
+                .abs()
+                .max((sq.rank() as i32 - king.rank() as i32).abs())
+        })
+        .min()
+        .unwrap_or(0);
+    t.add(param::KING_PAWN_DISTANCE, sign * nearest);
 }
 
 /// `color`'s passed pawns: their path and the kings' distances (see
@@ -931,6 +1100,52 @@ mod tests {
         // The rook on a1 checks from a8 and h1; a knight on b6 guards a8.
         assert_eq!(rook_checks("7k/8/8/8/8/2K5/8/R7 w - - 0 1"), 2);
         assert_eq!(rook_checks("7k/8/1n6/8/8/2K5/8/R7 w - - 0 1"), 1);
+    }
+
+    /// White's terms from [`king_danger`] and [`pieces_and_pawns`] in `fen`.
+    fn white_king_and_pawn_terms(fen: &str) -> [i32; param::COUNT] {
+        let b = board(fen);
+        counts(|t| {
+            let white = activity(&b, Color::White, 1, t);
+            let black = activity(&b, Color::Black, -1, t);
+            *t = Trace {
+                phase: 0,
+                counts: [0; param::COUNT],
+            };
+            let checks = safe_checks(&b, Color::White, 1, &white, &black, t);
+            king_danger(&b, Color::White, 1, &white, &black, checks, t);
+            pieces_and_pawns(&b, Color::White, 1, &white, &black, t);
+        })
+    }
+
+    #[test]
+    fn king_danger_weighs_the_attacks_next_to_the_king_and_halves_without_a_queen() {
+        // The queen on h5 hits f7 and h7 (5 units each), both defended by
+        // the king alone (2 units each): 14 units, step 4; no safe check.
+        let c = white_king_and_pawn_terms("6k1/5ppp/8/7Q/8/8/8/6K1 w - - 0 1");
+        assert_eq!(c[param::KING_DANGER + 4], 1);
+        assert_eq!(c[param::WEAK_KING_SQUARES], 2);
+        // A rook there hits h7 alone: (3 + 2) halved, step 0.
+        let c = white_king_and_pawn_terms("6k1/5ppp/8/7R/8/8/8/6K1 w - - 0 1");
+        assert_eq!(c[param::KING_DANGER], 1);
+        assert_eq!(c[param::WEAK_KING_SQUARES], 1);
+    }
+
+    #[test]
+    fn storms_bad_bishops_minors_behind_pawns_push_threats_and_the_kings_pawns() {
+        let c = white_king_and_pawn_terms("6k1/5ppp/8/4n1P1/7P/1b1P4/1P1B4/4K3 w - - 0 1");
+        // g5 and h4 storm the king on g8.
+        assert_eq!(&c[param::PAWN_STORM..param::PAWN_STORM + 4], &[0, 1, 1, 0]);
+        // The dark bishop's pawns on dark squares: b2, g5, h4; b2 blocked.
+        assert_eq!(&c[param::BAD_BISHOP..param::BAD_BISHOP + 2], &[3, 1]);
+        assert_eq!(c[param::MINOR_BEHIND_PAWN], 1);
+        // d3-d4 is safe and hits the knight on e5; g6 is not safe.
+        assert_eq!(c[param::PAWN_PUSH_THREAT], 1);
+        assert_eq!(c[param::KING_PAWN_DISTANCE], 2);
+        // Space: ten safe central squares, four of them behind the pawns,
+        // one piece besides the king: 14 * 1 / 4.
+        let c = white_king_and_pawn_terms("4k3/8/8/8/3PP3/2N5/8/4K3 w - - 0 1");
+        assert_eq!(c[param::SPACE], 3);
     }
 
     #[test]
