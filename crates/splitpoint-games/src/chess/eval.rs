@@ -512,14 +512,17 @@ fn pieces_and_pawns(
     let king = board.king(color);
     let nearest = BitBoard(own)
         .into_iter()
-        .map(|sq| {
-            (sq.file() as i32 - king.file() as i32)
-                .abs()
-                .max((sq.rank() as i32 - king.rank() as i32).abs())
-        })
+        .map(|sq| distance(king, sq))
         .min()
         .unwrap_or(0);
     t.add(param::KING_PAWN_DISTANCE, sign * nearest);
+}
+
+/// The king's moves from `a` to `b` on an empty board.
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32)
+        .abs()
+        .max((a.rank() as i32 - b.rank() as i32).abs())
 }
 
 /// `color`'s passed pawns: their path and the kings' distances (see
@@ -544,14 +547,9 @@ fn passers(board: &Board, color: Color, sign: i32, theirs: &Attacks, t: &mut imp
             t.add(param::PASSED_FREE + relative, sign);
         }
         let next = Square::index(next);
-        let distance = |king: Square| {
-            (king.file() as i32 - next.file() as i32)
-                .abs()
-                .max((king.rank() as i32 - next.rank() as i32).abs())
-        };
         t.add(
             param::PASSED_KINGS + relative,
-            sign * (distance(enemy_king) - distance(own_king)),
+            sign * (distance(enemy_king, next) - distance(own_king, next)),
         );
     }
 }
@@ -1086,15 +1084,8 @@ mod tests {
     #[test]
     fn safe_checks_are_checking_squares_the_enemy_does_not_attack() {
         let rook_checks = |fen: &str| {
-            let b = board(fen);
-            counts(|t| {
-                let white = activity(&b, Color::White, 1, t);
-                let black = activity(&b, Color::Black, -1, t);
-                *t = Trace {
-                    phase: 0,
-                    counts: [0; param::COUNT],
-                };
-                safe_checks(&b, Color::White, 1, &white, &black, t);
+            white_terms_with_attacks(fen, |b, white, black, t| {
+                safe_checks(b, Color::White, 1, white, black, t);
             })[param::SAFE_CHECKS + 2]
         };
         // The rook on a1 checks from a8 and h1; a knight on b6 guards a8.
@@ -1102,19 +1093,27 @@ mod tests {
         assert_eq!(rook_checks("7k/8/1n6/8/8/2K5/8/R7 w - - 0 1"), 1);
     }
 
-    /// White's terms from [`king_danger`] and [`pieces_and_pawns`] in `fen`.
-    fn white_king_and_pawn_terms(fen: &str) -> [i32; param::COUNT] {
+    /// The counts `f` makes in `fen`, given White's and Black's attacks
+    /// (the counts [`activity`] made for them left out).
+    fn white_terms_with_attacks(
+        fen: &str,
+        f: impl Fn(&Board, &Attacks, &Attacks, &mut Trace),
+    ) -> [i32; param::COUNT] {
         let b = board(fen);
         counts(|t| {
             let white = activity(&b, Color::White, 1, t);
             let black = activity(&b, Color::Black, -1, t);
-            *t = Trace {
-                phase: 0,
-                counts: [0; param::COUNT],
-            };
-            let checks = safe_checks(&b, Color::White, 1, &white, &black, t);
-            king_danger(&b, Color::White, 1, &white, &black, checks, t);
-            pieces_and_pawns(&b, Color::White, 1, &white, &black, t);
+            t.counts = [0; param::COUNT];
+            f(&b, &white, &black, t);
+        })
+    }
+
+    /// White's terms from [`king_danger`] and [`pieces_and_pawns`] in `fen`.
+    fn white_king_and_pawn_terms(fen: &str) -> [i32; param::COUNT] {
+        white_terms_with_attacks(fen, |b, white, black, t| {
+            let checks = safe_checks(b, Color::White, 1, white, black, t);
+            king_danger(b, Color::White, 1, white, black, checks, t);
+            pieces_and_pawns(b, Color::White, 1, white, black, t);
         })
     }
 
