@@ -23,8 +23,9 @@ use crate::stdout;
 ///
 /// Chess (`train chess`): self-play games at --nodes a move from the match
 /// book's openings and a few random moves (games.txt), then the
-/// evaluation's weights fitted to the searches' scores (with the games'
-/// results blended in by --result-share) by Texel's method, the
+/// evaluation's weights fitted to the searches' scores (or their TD(λ)
+/// returns by --td-lambda, with the games' results blended in by
+/// --result-share) by Texel's method, the
 /// whole batch at each of --iterations steps, one game in ten held out
 /// (weights.rs, report.json). Copy weights.rs into
 /// crates/splitpoint-games/src/chess/ and rebuild to use it.
@@ -91,6 +92,13 @@ pub struct TrainArgs {
     /// learns the games more than the positions (the held-out error rises)
     #[arg(long, value_name = "S", default_value_t = 0.0)]
     pub result_share: f64,
+
+    /// Chess: λ of the TD(λ) target, from 0 to 1. At 0 a position aims at
+    /// the result its own search's score predicts; above 0, partly at what
+    /// the game's later searches predicted (weights λ, λ², … further on)
+    /// and, near the game's end, at its result
+    #[arg(long, value_name = "L", default_value_t = 0.0)]
+    pub td_lambda: f64,
 
     /// Conjugate-gradient iterations per stage [default: 60, --quick 30];
     /// chess: gradient steps [default: 1500, --quick 100]
@@ -206,6 +214,11 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     if args.nodes.is_some() {
         return Err(Error::input(
             "--nodes: chess only (othello labels by --depth)",
+        ));
+    }
+    if args.result_share != 0.0 || args.td_lambda != 0.0 {
+        return Err(Error::input(
+            "--result-share and --td-lambda: chess only (othello's labels are searches' values)",
         ));
     }
     if !(1..=256).contains(&args.threads) {

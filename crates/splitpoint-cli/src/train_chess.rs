@@ -10,7 +10,8 @@ use std::sync::mpsc;
 use serde::{Deserialize, Serialize};
 use splitpoint::Engine;
 use splitpoint_games::chess::train::{
-    Fit, PlayedGame, Sample, SelfPlay, current_weights, mean_error, self_play_game, weights_source,
+    Fit, PlayedGame, Sample, SelfPlay, aim_game, current_weights, mean_error, self_play_game,
+    weights_source,
 };
 use splitpoint_games::chess::{Chess, ChessEval};
 use splitpoint_games::rng::Rng;
@@ -34,6 +35,7 @@ struct Config {
 struct Settings {
     games: u64,
     result_share: f64,
+    td_lambda: f64,
     lambda: f64,
     steps: usize,
     config: Config,
@@ -69,6 +71,7 @@ impl Settings {
         let settings = Settings {
             games: args.games.unwrap_or(if q { 40 } else { 3000 }),
             result_share: args.result_share,
+            td_lambda: args.td_lambda,
             lambda: args.lambda.unwrap_or(1e-7),
             steps: args.iterations.unwrap_or(if q { 100 } else { 1500 }),
             config: Config {
@@ -87,6 +90,9 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&settings.result_share) {
             return Err(Error::input("--result-share: from 0 to 1"));
+        }
+        if !(0.0..=1.0).contains(&settings.td_lambda) {
+            return Err(Error::input("--td-lambda: from 0 to 1"));
         }
         if !(settings.lambda.is_finite() && settings.lambda >= 0.0) {
             return Err(Error::input("--lambda: zero or a positive number"));
@@ -138,18 +144,22 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let games = play(dir, config, settings.games, args.threads)?;
     let mut results = [0u64; 3];
     let (mut train, mut test) = (Vec::new(), Vec::new());
+    // Where each game's samples lie, to aim them game by game.
+    let (mut train_games, mut test_games) = (Vec::new(), Vec::new());
     for (&index, game) in &games {
         results[(game.result * 2.0) as usize] += 1;
-        let set = if held_out(index) {
-            &mut test
+        let (set, spans) = if held_out(index) {
+            (&mut test, &mut test_games)
         } else {
-            &mut train
+            (&mut train, &mut train_games)
         };
+        let first = set.len();
         set.extend(
             game.positions
                 .iter()
                 .filter_map(|(fen, score)| Sample::new(fen, game.result, *score)),
         );
+        spans.push(first..set.len());
     }
     writeln!(
         out,
@@ -169,11 +179,19 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
 
     // The scale that fits the weights to the games' results; then each
     // position's target: the result its search's score predicts at that
-    // scale, with --result-share of its game's result blended in.
+    // scale (with --td-lambda, the TD(λ) return of its game's later
+    // scores), with --result-share of its game's result blended in.
     let start = current_weights();
     let k = Fit::best_k(&train, &start);
-    for sample in train.iter_mut().chain(test.iter_mut()) {
-        sample.blend(settings.result_share, k);
+    for (set, spans) in [(&mut train, &train_games), (&mut test, &test_games)] {
+        for span in spans {
+            aim_game(
+                &mut set[span.clone()],
+                settings.td_lambda,
+                settings.result_share,
+                k,
+            );
+        }
     }
     let (train_before, test_before) = (mean_error(&train, &start, k), mean_error(&test, &start, k));
     writeln!(

@@ -3,9 +3,10 @@
 //! The engine plays itself at a fixed node count from randomized openings
 //! ([`self_play_game`]); the quiet positions of each game are kept with the
 //! search's score and the game's result. The target is the result the
-//! score predicts, with a share of the game's result blended in
-//! ([`Sample::blend`]; a game's positions share one result, so a large
-//! share fits the games rather than the positions). The evaluation is
+//! score predicts, or the TD(λ) return of the game's later scores, with a
+//! share of the game's result blended in ([`aim_game`]; a game's positions
+//! share one result, so a large share fits the games rather than the
+//! positions). The evaluation is
 //! linear in its weights ([`trace`] gives each weight's count in a
 //! position), so the predicted result `sigmoid(k · eval / 400)` and its
 //! squared error against the target are smooth in the weights: [`Fit`]
@@ -136,8 +137,8 @@ pub struct Sample {
     pub counts: Vec<(u16, i16)>,
     /// The game phase, [`MAX_PHASE`] the middlegame.
     pub phase: i32,
-    /// White's expected result: the game's, or blended with the search's
-    /// score ([`Sample::blend`]).
+    /// White's expected result: the game's, then the fit's aim
+    /// ([`aim_game`]).
     pub result: f32,
     /// The self-play search's score of the position, White's view.
     pub score: Score,
@@ -165,13 +166,6 @@ impl Sample {
         })
     }
 
-    /// The fit's aim blended: `share` of the game's result, the rest the
-    /// result the search's score predicts at scale `k`.
-    pub fn blend(&mut self, share: f64, k: f64) {
-        let predicted = sigmoid(k, f64::from(self.score));
-        self.result = (share * f64::from(self.result) + (1.0 - share) * predicted) as f32;
-    }
-
     /// White's evaluation under `weights` (centipawns, unrounded).
     #[inline]
     fn eval(&self, weights: &[(f64, f64)]) -> f64 {
@@ -190,6 +184,26 @@ impl Sample {
 #[inline]
 fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
+/// Sets the fit's aim for one game's samples, in the order played, which
+/// hold the game's result: the TD(λ) return of the results their searches'
+/// scores predict at scale `k` — each sample's own with weight `1 − λ`, the
+/// next one's `λ(1 − λ)`, and so on, the game's result taking what is left
+/// at the end — then `share` of the game's result blended in. At λ = 0 a
+/// sample aims at its own score's result; a larger λ adds what later, better
+/// informed searches of the same game found, at the cost of noise.
+pub fn aim_game(samples: &mut [Sample], td_lambda: f64, share: f64, k: f64) {
+    let Some(last) = samples.last() else {
+        return;
+    };
+    let result = f64::from(last.result);
+    let mut later = result;
+    for sample in samples.iter_mut().rev() {
+        let own = sigmoid(k, f64::from(sample.score));
+        later = (1.0 - td_lambda) * own + td_lambda * later;
+        sample.result = (share * result + (1.0 - share) * later) as f32;
+    }
 }
 
 /// The engine's weights as numbers to fit.
@@ -384,6 +398,41 @@ mod tests {
         // Black to move: the engine's score is Black's; rounding aside.
         let engine = crate::chess::evaluate(&fen.parse().unwrap());
         assert!((-white - f64::from(engine)).abs() <= 1.0);
+    }
+
+    #[test]
+    fn the_aim_is_the_own_score_the_later_scores_or_the_result() {
+        let fen = "4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1";
+        let game = |scores: &[Score]| -> Vec<Sample> {
+            scores
+                .iter()
+                .map(|&s| Sample::new(fen, 1.0, s).unwrap())
+                .collect()
+        };
+        let aims = |samples: &[Sample]| -> Vec<f64> {
+            samples.iter().map(|s| f64::from(s.result)).collect()
+        };
+        let k = 1.0;
+        let (p0, p1) = (sigmoid(k, 0.0), sigmoid(k, 400.0));
+        let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+        // λ = 0: each its own score's result.
+        let mut g = game(&[0, 400]);
+        aim_game(&mut g, 0.0, 0.0, k);
+        assert!(close(&aims(&g), &[p0, p1]));
+        // λ = 1: the result everywhere.
+        let mut g = game(&[0, 400]);
+        aim_game(&mut g, 1.0, 0.0, k);
+        assert!(close(&aims(&g), &[1.0, 1.0]));
+        // λ = ½: the last shares with the result, the first with the last.
+        let mut g = game(&[0, 400]);
+        aim_game(&mut g, 0.5, 0.0, k);
+        let last = 0.5 * p1 + 0.5;
+        assert!(close(&aims(&g), &[0.5 * p0 + 0.5 * last, last]));
+        // A share of the result on top.
+        let mut g = game(&[0, 400]);
+        aim_game(&mut g, 0.0, 0.25, k);
+        assert!(close(&aims(&g), &[0.25 + 0.75 * p0, 0.25 + 0.75 * p1]));
+        aim_game(&mut [], 0.5, 0.0, k);
     }
 
     #[test]
