@@ -94,9 +94,10 @@ pub struct TrainArgs {
     pub result_share: f64,
 
     /// Chess: λ of the TD(λ) target, from 0 to 1. At 0 a position aims at
-    /// the result its own search's score predicts; above 0, partly at what
-    /// the game's later searches predicted (weights λ, λ², … further on)
-    /// and, near the game's end, at its result
+    /// the result its own search's score predicts (weight 1 − λ); above 0,
+    /// partly at what the game's later searches predicted (the next kept
+    /// position λ(1 − λ), the one after λ²(1 − λ), …) and, near the game's
+    /// end, at its result
     #[arg(long, value_name = "L", default_value_t = 0.0)]
     pub td_lambda: f64,
 

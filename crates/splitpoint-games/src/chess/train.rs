@@ -6,13 +6,12 @@
 //! score predicts, or the TD(λ) return of the game's later scores, with a
 //! share of the game's result blended in ([`aim_game`]; a game's positions
 //! share one result, so a large share fits the games rather than the
-//! positions). The evaluation is
-//! linear in its weights ([`trace`] gives each weight's count in a
-//! position), so the predicted result `sigmoid(k · eval / 400)` and its
-//! squared error against the target are smooth in the weights: [`Fit`]
-//! scales `k` to the weights it starts from ([`Fit::best_k`]), then
-//! descends the error's gradient (Adam, whole batch), with a ridge pull
-//! towards the starting weights.
+//! positions). The evaluation is linear in its weights ([`trace`] gives
+//! each weight's count in a position), so the predicted result
+//! `sigmoid(k · eval / 400)` and its squared error against the target are
+//! smooth in the weights: [`Fit`] scales `k` to the weights it starts from
+//! ([`Fit::best_k`]), then descends the error's gradient (Adam, whole
+//! batch), with a ridge pull towards the starting weights.
 
 use splitpoint::{Engine, Evaluator, Game, Limits, Score, WIN_BOUND};
 
