@@ -93,11 +93,11 @@ pub struct TrainArgs {
     #[arg(long, value_name = "S", default_value_t = 0.0)]
     pub result_share: f64,
 
-    /// Chess: λ of the TD(λ) target, from 0 to 1. At 0 a position aims at
-    /// the result its own search's score predicts (weight 1 − λ); above 0,
-    /// partly at what the game's later searches predicted (the next kept
-    /// position λ(1 − λ), the one after λ²(1 − λ), …) and, near the game's
-    /// end, at its result
+    /// Chess: λ of the TD(λ) target, from 0 to 1. A position aims at the
+    /// result its own search's score predicts with weight 1 − λ (all of it
+    /// at 0), at what the game's later searches predicted with λ(1 − λ) for
+    /// the next kept position, λ²(1 − λ) for the one after, …, and at the
+    /// game's result with what is left at its end
     #[arg(long, value_name = "L", default_value_t = 0.0)]
     pub td_lambda: f64,
 
