@@ -317,12 +317,18 @@ fn terms(board: &Board, t: &mut impl Terms) -> i32 {
         king_shelter(board, color, sign, t);
     }
     for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
-        let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
-        threats(board, color, sign, ours, theirs, t);
-        passers(board, color, sign, theirs, t);
-        let checks = safe_checks(board, color, sign, ours, theirs, t);
-        king_danger(board, color, sign, ours, theirs, checks, t);
-        pieces_and_pawns(board, color, sign, ours, theirs, t);
+        let side = Side {
+            board,
+            color,
+            sign,
+            ours: &attacks[color as usize],
+            theirs: &attacks[!color as usize],
+        };
+        threats(&side, t);
+        passers(&side, t);
+        let checks = safe_checks(&side, t);
+        king_danger(&side, checks, t);
+        pieces_and_pawns(&side, t);
     }
     phase.min(MAX_PHASE)
 }
@@ -338,15 +344,25 @@ struct Attacks {
     all: u64,
 }
 
-/// `color`'s threats on the enemy's pieces (see [`param::THREAT`]).
-fn threats(
-    board: &Board,
+/// One side's view for the terms that weigh both sides' attacks: the
+/// board, the side, its sign (White +1) and the squares each side attacks.
+struct Side<'a> {
+    board: &'a Board,
     color: Color,
     sign: i32,
-    ours: &Attacks,
-    theirs: &Attacks,
-    t: &mut impl Terms,
-) {
+    ours: &'a Attacks,
+    theirs: &'a Attacks,
+}
+
+/// `color`'s threats on the enemy's pieces (see [`param::THREAT`]).
+fn threats(side: &Side, t: &mut impl Terms) {
+    let Side {
+        board,
+        color,
+        sign,
+        ours,
+        theirs,
+    } = *side;
     let enemy = board.colors(!color).0;
     let queens = board.pieces(Piece::Queen).0 & enemy;
     let majors = (board.pieces(Piece::Rook).0 & enemy) | queens;
@@ -364,14 +380,14 @@ fn threats(
 /// The squares from which `color`'s pieces could check the enemy king next
 /// move, by the piece, that the enemy does not attack (see
 /// [`param::SAFE_CHECKS`]).
-fn safe_checks(
-    board: &Board,
-    color: Color,
-    sign: i32,
-    ours: &Attacks,
-    theirs: &Attacks,
-    t: &mut impl Terms,
-) -> i32 {
+fn safe_checks(side: &Side, t: &mut impl Terms) -> i32 {
+    let Side {
+        board,
+        color,
+        sign,
+        ours,
+        theirs,
+    } = *side;
     let king = board.king(!color);
     let occupied = board.occupied();
     let safe = !board.colors(color).0 & !theirs.all;
@@ -398,15 +414,14 @@ const KING_DANGER_STEP: i32 = 3;
 /// The danger `color` makes for the enemy king (see
 /// [`param::KING_DANGER`] and [`param::WEAK_KING_SQUARES`]), from its
 /// `checks` safe checking squares.
-fn king_danger(
-    board: &Board,
-    color: Color,
-    sign: i32,
-    ours: &Attacks,
-    theirs: &Attacks,
-    checks: i32,
-    t: &mut impl Terms,
-) {
+fn king_danger(side: &Side, checks: i32, t: &mut impl Terms) {
+    let Side {
+        board,
+        color,
+        sign,
+        ours,
+        theirs,
+    } = *side;
     let king = board.king(!color);
     let zone = cozy_chess::get_king_moves(king).0;
     let defended = theirs.pawns | theirs.knights | theirs.bishops | theirs.rooks;
@@ -431,14 +446,14 @@ fn king_danger(
 /// `color`'s pawn storm, bad bishops, minors behind pawns, space, pawn
 /// push threats and its king's distance to its pawns (see
 /// [`param::PAWN_STORM`] and the weights after it).
-fn pieces_and_pawns(
-    board: &Board,
-    color: Color,
-    sign: i32,
-    ours: &Attacks,
-    theirs: &Attacks,
-    t: &mut impl Terms,
-) {
+fn pieces_and_pawns(side: &Side, t: &mut impl Terms) {
+    let Side {
+        board,
+        color,
+        sign,
+        ours,
+        theirs,
+    } = *side;
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let occupied = board.occupied().0;
     let forward = |b: u64| match color {
@@ -527,7 +542,14 @@ fn distance(a: Square, b: Square) -> i32 {
 
 /// `color`'s passed pawns: their path and the kings' distances (see
 /// [`param::PASSED_FREE`] and [`param::PASSED_KINGS`]).
-fn passers(board: &Board, color: Color, sign: i32, theirs: &Attacks, t: &mut impl Terms) {
+fn passers(side: &Side, t: &mut impl Terms) {
+    let Side {
+        board,
+        color,
+        sign,
+        theirs,
+        ..
+    } = *side;
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let enemy = board.colored_pieces(!color, Piece::Pawn).0;
     let occupied = board.occupied().0;
@@ -1085,7 +1107,7 @@ mod tests {
     fn safe_checks_are_checking_squares_the_enemy_does_not_attack() {
         let rook_checks = |fen: &str| {
             white_terms_with_attacks(fen, |b, white, black, t| {
-                safe_checks(b, Color::White, 1, white, black, t);
+                safe_checks(&white_side(b, white, black), t);
             })[param::SAFE_CHECKS + 2]
         };
         // The rook on a1 checks from a8 and h1; a knight on b6 guards a8.
@@ -1108,12 +1130,24 @@ mod tests {
         })
     }
 
+    /// White's view, given both sides' attacks.
+    fn white_side<'a>(b: &'a Board, white: &'a Attacks, black: &'a Attacks) -> Side<'a> {
+        Side {
+            board: b,
+            color: Color::White,
+            sign: 1,
+            ours: white,
+            theirs: black,
+        }
+    }
+
     /// White's terms from [`king_danger`] and [`pieces_and_pawns`] in `fen`.
     fn white_king_and_pawn_terms(fen: &str) -> [i32; param::COUNT] {
         white_terms_with_attacks(fen, |b, white, black, t| {
-            let checks = safe_checks(b, Color::White, 1, white, black, t);
-            king_danger(b, Color::White, 1, white, black, checks, t);
-            pieces_and_pawns(b, Color::White, 1, white, black, t);
+            let side = white_side(b, white, black);
+            let checks = safe_checks(&side, t);
+            king_danger(&side, checks, t);
+            pieces_and_pawns(&side, t);
         })
     }
 
