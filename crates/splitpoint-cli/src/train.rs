@@ -101,8 +101,17 @@ pub struct TrainArgs {
     #[arg(long, value_name = "L", default_value_t = 0.0)]
     pub td_lambda: f64,
 
+    /// Chess: fit the correcting network (net_weights.rs, for
+    /// crates/splitpoint-games/src/chess/) on top of the linear weights as
+    /// they are, instead of the linear weights; --iterations counts passes
+    /// over the positions and --lambda is the ridge pull on the network's
+    /// hidden weights [default: 1e-5]
+    #[arg(long)]
+    pub net: bool,
+
     /// Conjugate-gradient iterations per stage [default: 60, --quick 30];
-    /// chess: gradient steps [default: 1500, --quick 100]
+    /// chess: gradient steps [default: 1500, --quick 100], with --net passes
+    /// over the positions [default: 8, --quick 2]
     #[arg(long, value_name = "N")]
     pub iterations: Option<usize>,
 
@@ -217,9 +226,10 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             "--nodes: chess only (othello labels by --depth)",
         ));
     }
-    if args.result_share != 0.0 || args.td_lambda != 0.0 {
+    if args.result_share != 0.0 || args.td_lambda != 0.0 || args.net {
         return Err(Error::input(
-            "--result-share and --td-lambda: chess only (othello's labels are searches' values)",
+            "--result-share, --td-lambda and --net: chess only (othello's labels are searches' \
+             values, fitted by patterns)",
         ));
     }
     if !(1..=256).contains(&args.threads) {

@@ -9,6 +9,7 @@ use std::sync::mpsc;
 
 use serde::{Deserialize, Serialize};
 use splitpoint::Engine;
+use splitpoint_games::chess::net_fit::{NetFitSettings, NetInputs, NetSample, fit_net, net_error};
 use splitpoint_games::chess::train::{
     Fit, PlayedGame, Sample, SelfPlay, aim_game, current_weights, mean_error, self_play_game,
     weights_source,
@@ -38,6 +39,8 @@ struct Settings {
     td_lambda: f64,
     lambda: f64,
     steps: usize,
+    /// Fit the network, not the linear weights.
+    net: bool,
     config: Config,
 }
 
@@ -72,8 +75,14 @@ impl Settings {
             games: args.games.unwrap_or(if q { 40 } else { 3000 }),
             result_share: args.result_share,
             td_lambda: args.td_lambda,
-            lambda: args.lambda.unwrap_or(1e-7),
-            steps: args.iterations.unwrap_or(if q { 100 } else { 1500 }),
+            lambda: args.lambda.unwrap_or(if args.net { 1e-5 } else { 1e-7 }),
+            steps: args.iterations.unwrap_or(match (args.net, q) {
+                (true, true) => 2,
+                (true, false) => 8,
+                (false, true) => 100,
+                (false, false) => 1500,
+            }),
+            net: args.net,
             config: Config {
                 nodes: args.nodes.unwrap_or(if q { 500 } else { 3000 }),
                 random_plies: 2,
@@ -132,33 +141,44 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let mut out = stdout();
     writeln!(
         out,
-        "training chess: {} self-play games at {} nodes a move (seed {}), {} steps, lambda {}, \
+        "training chess: {} self-play games at {} nodes a move (seed {}), {} {}, lambda {}, \
          into {}",
         settings.games,
         config.nodes,
         config.seed,
         settings.steps,
+        if settings.net {
+            "passes of the network's fit"
+        } else {
+            "steps"
+        },
         settings.lambda,
         dir.display()
     )?;
     let games = play(dir, config, settings.games, args.threads)?;
     let mut results = [0u64; 3];
     let (mut train, mut test) = (Vec::new(), Vec::new());
+    // With --net, each sample's inputs, in the same order.
+    let (mut train_inputs, mut test_inputs) = (Vec::new(), Vec::new());
     // Where each game's samples lie, to aim them game by game.
     let (mut train_games, mut test_games) = (Vec::new(), Vec::new());
     for (&index, game) in &games {
         results[(game.result * 2.0) as usize] += 1;
-        let (set, spans) = if held_out(index) {
-            (&mut test, &mut test_games)
+        let (set, inputs, spans) = if held_out(index) {
+            (&mut test, &mut test_inputs, &mut test_games)
         } else {
-            (&mut train, &mut train_games)
+            (&mut train, &mut train_inputs, &mut train_games)
         };
         let first = set.len();
-        set.extend(
-            game.positions
-                .iter()
-                .filter_map(|(fen, score)| Sample::new(fen, game.result, *score)),
-        );
+        for (fen, score) in &game.positions {
+            if let Some(sample) = Sample::new(fen, game.result, *score) {
+                set.push(sample);
+                if settings.net {
+                    let board = fen.parse().expect("Sample::new read the FEN");
+                    inputs.push(NetInputs::new(&board));
+                }
+            }
+        }
         spans.push(first..set.len());
     }
     writeln!(
@@ -182,6 +202,12 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     // scale (with --td-lambda, the TD(λ) return of its game's later
     // scores), with --result-share of its game's result blended in.
     let start = current_weights();
+    if settings.net {
+        // The network is fitted afresh on top of the linear score alone.
+        for s in train.iter_mut().chain(&mut test) {
+            s.net = 0.0;
+        }
+    }
     let k = Fit::best_k(&train, &start);
     for (set, spans) in [(&mut train, &train_games), (&mut test, &test_games)] {
         for span in spans {
@@ -196,8 +222,29 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let (train_before, test_before) = (mean_error(&train, &start, k), mean_error(&test, &start, k));
     writeln!(
         out,
-        "k {k:.3}; mean squared error now: {train_before:.6} fitted, {test_before:.6} held out"
+        "k {k:.3}; mean squared error now{}: {train_before:.6} fitted, {test_before:.6} held out",
+        if settings.net {
+            " (the linear score alone)"
+        } else {
+            ""
+        }
     )?;
+    let mut report = Report {
+        games: games.len() as u64,
+        train_positions: train.len(),
+        test_positions: test.len(),
+        k,
+        train_error_before: train_before,
+        test_error_before: test_before,
+        train_error: train_before,
+        test_error: test_before,
+        results,
+    };
+    if settings.net {
+        let train = net_samples(&train, train_inputs, &start);
+        let test = net_samples(&test, test_inputs, &start);
+        return fit_network(dir, &settings, &mut report, &train, &test);
+    }
     let mut fit = Fit::new(start, k, settings.lambda, 1.0);
     let progress = bar(settings.steps as u64, "fitting");
     for _ in 0..settings.steps {
@@ -220,20 +267,8 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     )?;
     let source_path = dir.join("weights.rs");
     write_atomic(&source_path, weights_source(&weights).as_bytes())?;
-    let report = Report {
-        games: games.len() as u64,
-        train_positions: train.len(),
-        test_positions: test.len(),
-        k,
-        train_error_before: train_before,
-        test_error_before: test_before,
-        train_error: train_after,
-        test_error: test_after,
-        results,
-    };
-    let report_path = dir.join("report.json");
-    let text = serde_json::to_string_pretty(&report).expect("the report serializes");
-    write_atomic(&report_path, text.as_bytes())?;
+    (report.train_error, report.test_error) = (train_after, test_after);
+    let report_path = write_report(dir, &report)?;
     writeln!(
         out,
         "wrote {} (copy it to crates/splitpoint-games/src/chess/weights.rs and rebuild) and {}",
@@ -241,6 +276,72 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         report_path.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The samples with their network inputs, for the network's fit: the linear
+/// score under `weights` and the aim.
+fn net_samples(
+    samples: &[Sample],
+    inputs: Vec<NetInputs>,
+    weights: &[(f64, f64)],
+) -> Vec<NetSample> {
+    samples
+        .iter()
+        .zip(inputs)
+        .map(|(s, inputs)| NetSample {
+            inputs,
+            linear: s.linear(weights) as f32,
+            aim: s.result,
+        })
+        .collect()
+}
+
+/// Fits the correcting network on top of the linear weights and writes
+/// `net_weights.rs` and `report.json`.
+fn fit_network(
+    dir: &std::path::Path,
+    settings: &Settings,
+    report: &mut Report,
+    train: &[NetSample],
+    test: &[NetSample],
+) -> Result<ExitCode> {
+    let mut out = stdout();
+    let k = report.k;
+    let fit = NetFitSettings {
+        epochs: settings.steps,
+        ridge: settings.lambda as f32,
+        seed: settings.config.seed,
+        ..NetFitSettings::default()
+    };
+    let batches = train.len().div_ceil(fit.batch) * fit.epochs;
+    let progress = bar(batches as u64, "fitting the network");
+    let net = fit_net(train, k, &fit, |done| progress.set_position(done));
+    progress.finish_and_clear();
+    let (train_after, test_after) = (net_error(train, &net, k), net_error(test, &net, k));
+    writeln!(
+        out,
+        "the network's fit: {train_after:.6} fitted, {test_after:.6} held out"
+    )?;
+    let source = net.source().map_err(Error::input)?;
+    let source_path = dir.join("net_weights.rs");
+    write_atomic(&source_path, source.as_bytes())?;
+    (report.train_error, report.test_error) = (train_after, test_after);
+    let report_path = write_report(dir, report)?;
+    writeln!(
+        out,
+        "wrote {} (copy it to crates/splitpoint-games/src/chess/net_weights.rs and rebuild) and {}",
+        source_path.display(),
+        report_path.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `report.json` in `dir`; returns its path.
+fn write_report(dir: &std::path::Path, report: &Report) -> Result<std::path::PathBuf> {
+    let path = dir.join("report.json");
+    let text = serde_json::to_string_pretty(report).expect("the report serializes");
+    write_atomic(&path, text.as_bytes())?;
+    Ok(path)
 }
 
 /// The run's first `count` games: those `games.txt` holds, then the

@@ -121,4 +121,20 @@ fn chess_training_plays_fits_writes_the_weights_and_resumes() {
     assert!(rejected(&other).contains("other settings"));
     let depth = rejected(&["train", "chess", "--depth", "3", "--out", dir.arg()]);
     assert!(depth.contains("othello"), "{depth}");
+
+    // The network fitted on the same games: its source and a report whose
+    // fitted error fell from the linear score's.
+    let mut net = args.to_vec();
+    net.push("--net");
+    success(&net);
+    let source = std::fs::read_to_string(dir.join("net_weights.rs")).expect("the network");
+    assert!(source.contains("pub(super) static NET"), "{source}");
+    let report = read_json(&dir.join("report.json"));
+    let error = |key: &str| report[key].as_f64().unwrap();
+    assert!(
+        error("train_error") < error("train_error_before"),
+        "{report}"
+    );
+    let othello = rejected(&["train", "othello", "--net", "--out", dir.arg()]);
+    assert!(othello.contains("chess only"), "{othello}");
 }

@@ -270,12 +270,30 @@ pub fn trace(board: &Board) -> Option<Trace> {
     Some(trace)
 }
 
-/// The static score of `board` from the side to move's view, in centipawns.
-/// Whatever the position, it stays within ±16000.
+/// The static score of `board` from the side to move's view, in centipawns:
+/// the linear score and the network's correction ([`super::net`]), 0 where
+/// neither side can mate. Whatever the position, it stays within ±16000.
 pub fn evaluate(board: &Board) -> Score {
     if insufficient_material(board) {
         return 0;
     }
+    linear(board) + super::net::correction(board)
+}
+
+/// [`evaluate`] with the network's sums the position keeps.
+#[inline]
+fn evaluate_position(pos: &Chess) -> Score {
+    let board = pos.board();
+    if insufficient_material(board) {
+        return 0;
+    }
+    linear(board) + pos.accumulator().correction(board.side_to_move())
+}
+
+/// The linear score: the weights of [`WEIGHTS`] times their counts, tapered
+/// by the phase, from the side to move's view.
+#[inline]
+fn linear(board: &Board) -> Score {
     let mut sum = Sum::default();
     let phase = terms(board, &mut sum);
     let taper = |(mg, eg): (i32, i32)| (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
@@ -844,7 +862,7 @@ impl Default for ChessEval {
 impl Evaluator<Chess> for ChessEval {
     #[inline]
     fn evaluate(&self, pos: &Chess) -> Score {
-        evaluate(pos.board())
+        evaluate_position(pos)
     }
 
     #[inline]
@@ -1213,7 +1231,7 @@ mod tests {
     }
 
     #[test]
-    fn the_trace_weighted_is_the_evaluation() {
+    fn the_trace_weighted_and_the_networks_correction_are_the_evaluation() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R b KQ - 0 8",
@@ -1234,7 +1252,9 @@ mod tests {
                 (mg + c * w.0, eg + c * w.1)
             });
             assert_eq!(
-                to_move * taper(sum) + taper(WEIGHTS[param::TEMPO]),
+                to_move * taper(sum)
+                    + taper(WEIGHTS[param::TEMPO])
+                    + super::super::net::correction(&b),
                 evaluate(&b),
                 "{fen}"
             );

@@ -5,13 +5,15 @@ use std::fmt;
 use cozy_chess::{Board, Color, File, Move, Piece, Square, get_king_moves};
 use splitpoint::{Game, MoveList, Outcome, ParseError};
 
+use super::net::Accumulator;
 use super::{fen, san};
 use crate::repetition::{History, byte_lines};
 
 /// How many earlier positions a [`Chess`] value remembers for repetitions.
 ///
 /// Positions are copied at every move, so the history is a small array rather
-/// than a growing list: 20 hashes (160 bytes) beside a board of about 100.
+/// than a growing list: 20 hashes (160 bytes) beside a board of about 100 and
+/// the evaluation network's sums (136).
 /// Repetitions further back than this are not seen.
 pub const HISTORY_LEN: usize = 20;
 
@@ -45,6 +47,8 @@ pub struct Chess {
     board: Board,
     /// The positions before this one, for repetitions.
     history: History<HISTORY_LEN>,
+    /// The evaluation network's sums for this board, kept move by move.
+    accumulator: Accumulator,
 }
 
 impl Chess {
@@ -56,6 +60,7 @@ impl Chess {
     /// A position with no history.
     pub fn from_board(board: Board) -> Self {
         Chess {
+            accumulator: Accumulator::new(&board),
             board,
             history: History::EMPTY,
         }
@@ -64,6 +69,11 @@ impl Chess {
     /// The board.
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// The evaluation network's sums for this board.
+    pub(super) fn accumulator(&self) -> &Accumulator {
+        &self.accumulator
     }
 
     /// Whether the side to move is in check.
@@ -93,7 +103,12 @@ impl Chess {
     /// search's null-move pruning); `None` in check. Repetitions are not
     /// looked for across a pass: the history starts afresh.
     pub fn null_move(&self) -> Option<Chess> {
-        self.board.null_move().map(Chess::from_board)
+        // The pieces stay where they are, and so do the network's sums.
+        self.board.null_move().map(|board| Chess {
+            board,
+            history: History::EMPTY,
+            accumulator: self.accumulator,
+        })
     }
 
     /// Whether `mv` is castling, which cozy-chess writes as the king taking
@@ -259,6 +274,7 @@ impl Game for Chess {
             self.board
         );
         next.board.play_unchecked(mv);
+        next.accumulator.update(&self.board, &next.board);
         let us = self.board.side_to_move();
         let rights_kept = self.board.castle_rights(us) == next.board.castle_rights(us)
             && self.board.castle_rights(!us) == next.board.castle_rights(!us);

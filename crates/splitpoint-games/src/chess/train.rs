@@ -141,6 +141,9 @@ pub struct Sample {
     pub result: f32,
     /// The self-play search's score of the position, White's view.
     pub score: Score,
+    /// The network's correction of the linear score, White's view: the
+    /// linear fit leaves the network as it is.
+    pub net: f64,
 }
 
 impl Sample {
@@ -157,17 +160,30 @@ impl Sample {
             .filter(|&(_, &c)| c != 0)
             .map(|(i, &c)| (i as u16, c as i16))
             .collect();
+        let net = f64::from(super::net::correction(&board));
         Some(Sample {
             counts,
             phase: t.phase,
             result,
             score,
+            net: if board.side_to_move() == cozy_chess::Color::White {
+                net
+            } else {
+                -net
+            },
         })
     }
 
-    /// White's evaluation under `weights` (centipawns, unrounded).
+    /// White's evaluation under `weights` (centipawns, unrounded): the
+    /// linear score and the network's correction.
     #[inline]
     fn eval(&self, weights: &[(f64, f64)]) -> f64 {
+        self.linear(weights) + self.net
+    }
+
+    /// White's linear score under `weights` (centipawns, unrounded).
+    #[inline]
+    pub fn linear(&self, weights: &[(f64, f64)]) -> f64 {
         let (mut mg, mut eg) = (0.0, 0.0);
         for &(i, c) in &self.counts {
             let w = weights[i as usize];
