@@ -372,15 +372,16 @@ struct Side<'a> {
     theirs: &'a Attacks,
 }
 
+impl<'a> Side<'a> {
+    /// The board, the side, its sign, its attacks and the enemy's.
+    fn parts(&self) -> (&'a Board, Color, i32, &'a Attacks, &'a Attacks) {
+        (self.board, self.color, self.sign, self.ours, self.theirs)
+    }
+}
+
 /// `color`'s threats on the enemy's pieces (see [`param::THREAT`]).
 fn threats(side: &Side, t: &mut impl Terms) {
-    let Side {
-        board,
-        color,
-        sign,
-        ours,
-        theirs,
-    } = *side;
+    let (board, color, sign, ours, theirs) = side.parts();
     let enemy = board.colors(!color).0;
     let queens = board.pieces(Piece::Queen).0 & enemy;
     let majors = (board.pieces(Piece::Rook).0 & enemy) | queens;
@@ -399,13 +400,7 @@ fn threats(side: &Side, t: &mut impl Terms) {
 /// move, by the piece, that the enemy does not attack (see
 /// [`param::SAFE_CHECKS`]).
 fn safe_checks(side: &Side, t: &mut impl Terms) -> i32 {
-    let Side {
-        board,
-        color,
-        sign,
-        ours,
-        theirs,
-    } = *side;
+    let (board, color, sign, ours, theirs) = side.parts();
     let king = board.king(!color);
     let occupied = board.occupied();
     let safe = !board.colors(color).0 & !theirs.all;
@@ -433,13 +428,7 @@ const KING_DANGER_STEP: i32 = 3;
 /// [`param::KING_DANGER`] and [`param::WEAK_KING_SQUARES`]), from its
 /// `checks` safe checking squares.
 fn king_danger(side: &Side, checks: i32, t: &mut impl Terms) {
-    let Side {
-        board,
-        color,
-        sign,
-        ours,
-        theirs,
-    } = *side;
+    let (board, color, sign, ours, theirs) = side.parts();
     let king = board.king(!color);
     let zone = cozy_chess::get_king_moves(king).0;
     let defended = theirs.pawns | theirs.knights | theirs.bishops | theirs.rooks;
@@ -465,13 +454,7 @@ fn king_danger(side: &Side, checks: i32, t: &mut impl Terms) {
 /// push threats and its king's distance to its pawns (see
 /// [`param::PAWN_STORM`] and the weights after it).
 fn pieces_and_pawns(side: &Side, t: &mut impl Terms) {
-    let Side {
-        board,
-        color,
-        sign,
-        ours,
-        theirs,
-    } = *side;
+    let (board, color, sign, ours, theirs) = side.parts();
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let occupied = board.occupied().0;
     let forward = |b: u64| match color {
@@ -561,13 +544,7 @@ fn distance(a: Square, b: Square) -> i32 {
 /// `color`'s passed pawns: their path and the kings' distances (see
 /// [`param::PASSED_FREE`] and [`param::PASSED_KINGS`]).
 fn passers(side: &Side, t: &mut impl Terms) {
-    let Side {
-        board,
-        color,
-        sign,
-        theirs,
-        ..
-    } = *side;
+    let (board, color, sign, _, theirs) = side.parts();
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let enemy = board.colored_pieces(!color, Piece::Pawn).0;
     let occupied = board.occupied().0;
