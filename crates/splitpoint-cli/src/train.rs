@@ -28,7 +28,9 @@ use crate::stdout;
 /// --result-share) by Texel's method, the
 /// whole batch at each of --iterations steps, one game in ten held out
 /// (weights.rs, report.json). Copy weights.rs into
-/// crates/splitpoint-games/src/chess/ and rebuild to use it.
+/// crates/splitpoint-games/src/chess/ and rebuild to use it. With --net,
+/// the same games fit the small network that corrects the linear
+/// evaluation instead (net_weights.rs, for the same folder).
 ///
 /// Othello:
 /// Three steps, each resumable from its files in --out: positions from
@@ -49,6 +51,7 @@ use crate::stdout;
   splitpoint train othello --quick --out /tmp/quick         a few minutes
   splitpoint train chess --quick --out /tmp/chess           a minute
   splitpoint train chess --games 4000 --threads 2 --out train/chess
+  splitpoint train chess --games 4000 --net --out train/chess   the network, same games
   nice -n 10 splitpoint train othello --out train/full      the full run (hours)")]
 pub struct TrainArgs {
     /// The game whose evaluation to train (othello)

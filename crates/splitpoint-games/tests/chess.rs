@@ -359,8 +359,10 @@ fn bad_moves_are_errors() {
 #[test]
 fn moves_and_keys_are_small_and_distinct() {
     assert!(std::mem::size_of::<Move>() <= 4);
-    // Copied at every move: a board of about 100 bytes and the history.
-    assert!(std::mem::size_of::<Chess>() <= 112 + 8 * HISTORY_LEN);
+    // Copied at every move: a board of about 100 bytes, the history and the
+    // evaluation network's sums (two views of 32 16-bit units and a 32-bit
+    // square value each: 136 bytes).
+    assert!(std::mem::size_of::<Chess>() <= 112 + 8 * HISTORY_LEN + 136);
     for text in [KIWIPETE, POSITION_4, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"] {
         assert_move_keys_distinct(&fen(text));
     }

@@ -7,7 +7,8 @@
 //! The sums live in the position ([`Accumulator`]) and follow each move:
 //! a move changes two to four pieces, so updating them costs a few of the
 //! sixty-four rows a fresh sum would add. They are integers, so a position
-//! reached by any path has the same sums.
+//! reached by any path has the same sums, and the fit keeps the weights
+//! small enough that no board, even one full of men, overflows them.
 
 use cozy_chess::{Board, Color, Piece};
 

@@ -31,7 +31,7 @@ impl NetInputs {
             for piece in Piece::ALL {
                 for sq in board.colored_pieces(color, piece) {
                     for (v, view) in [Color::White, Color::Black].into_iter().enumerate() {
-                        // A legal board has at most 32 pieces.
+                        // A game's board has at most 32 men; more are left out.
                         let _ = views[v].try_push(input(view, color, piece, sq as usize) as u16);
                     }
                 }
@@ -150,6 +150,7 @@ impl FloatNet {
         ]
     }
 
+    /// The output for `inputs`, with what the backward pass needs.
     fn forward(&self, inputs: &NetInputs) -> Pass {
         let (ours, theirs) = inputs.ours_theirs();
         let mut sums = [[0.0; HIDDEN]; 2];
@@ -215,14 +216,16 @@ impl FloatNet {
     }
 
     /// The network quantized as the engine runs it, or why it cannot be:
-    /// the hidden sums of 32 pieces must fit 16 bits.
+    /// the hidden sums of a board full of men (64, more than any position
+    /// a FEN can give) must fit 16 bits.
     pub(crate) fn quantized(&self) -> Result<Box<Net>, String> {
         let q = |w: f32, scale: i32| (w * scale as f32).round();
         let max_input = self.input.iter().fold(0f32, |m, w| m.max(q(*w, QA).abs()));
         let max_bias = self.bias.iter().fold(0f32, |m, w| m.max(q(*w, QA).abs()));
-        if max_bias + 32.0 * max_input >= f32::from(i16::MAX) {
+        if max_bias + 64.0 * max_input >= f32::from(i16::MAX) {
             return Err(format!(
-                "the network's hidden weights reach {:.3}: 32 pieces' sums would overflow 16 bits",
+                "the network's hidden weights reach {:.3}: 64 men's sums would overflow 16 bits \
+                 (fit with a larger --lambda)",
                 max_input / QA as f32
             ));
         }
