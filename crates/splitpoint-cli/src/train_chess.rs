@@ -171,10 +171,10 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         };
         let first = set.len();
         for (fen, score) in &game.positions {
-            if let Some(sample) = Sample::new(fen, game.result, *score) {
+            let Ok(board) = fen.parse() else { continue };
+            if let Some(sample) = Sample::of_board(&board, game.result, *score) {
                 set.push(sample);
                 if settings.net {
-                    let board = fen.parse().expect("Sample::new read the FEN");
                     inputs.push(NetInputs::new(&board));
                 }
             }

@@ -151,8 +151,13 @@ impl Sample {
     /// (White's view), from a game White scored `result` in; `None` for a
     /// bad FEN or a position the evaluation calls drawn by material.
     pub fn new(fen: &str, result: f32, score: Score) -> Option<Sample> {
-        let board: cozy_chess::Board = fen.parse().ok()?;
-        let t = trace(&board)?;
+        Sample::of_board(&fen.parse().ok()?, result, score)
+    }
+
+    /// [`Sample::new`] for a board already read; `None` for a position the
+    /// evaluation calls drawn by material.
+    pub fn of_board(board: &cozy_chess::Board, result: f32, score: Score) -> Option<Sample> {
+        let t = trace(board)?;
         let counts = t
             .counts
             .iter()
@@ -160,7 +165,7 @@ impl Sample {
             .filter(|&(_, &c)| c != 0)
             .map(|(i, &c)| (i as u16, c as i16))
             .collect();
-        let net = f64::from(super::net::correction(&board));
+        let net = f64::from(super::net::correction(board));
         Some(Sample {
             counts,
             phase: t.phase,
