@@ -356,9 +356,20 @@ fn play(
     let mut games = BTreeMap::new();
     if path.exists() {
         let text = fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
+        let mut line_of = BTreeMap::new();
         for (n, line) in text.lines().enumerate() {
             // A line cut short by a stop mid-write is played again.
             if let Some((index, game)) = parse_game(line) {
+                // Files of several runs joined by hand repeat indices: a
+                // rewrite would silently drop all but one of each.
+                if let Some(first) = line_of.insert(index, n + 1) {
+                    return Err(Error::input(format!(
+                        "{}:{}: game {index} is also on line {first}; number the games of \
+                         joined runs afresh (0, 1, 2, … in the first field)",
+                        path.display(),
+                        n + 1
+                    )));
+                }
                 games.insert(index, game);
             } else if n + 1 < text.lines().count() {
                 return Err(Error::input(format!(
@@ -482,5 +493,27 @@ mod tests {
         assert_eq!(parse_game(line.trim_end()), Some((7, game)));
         assert_eq!(parse_game("7\t0.3\t31\t"), None, "not a result");
         assert_eq!(parse_game("7\t1\t31"), None, "cut short");
+    }
+
+    #[test]
+    fn a_games_file_that_repeats_an_index_is_refused_untouched() {
+        let dir = std::env::temp_dir().join(format!("splitpoint-repeat-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let game = PlayedGame {
+            positions: vec![("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1".into(), 120)],
+            result: 1.0,
+            plies: 9,
+        };
+        let text = game_line(0, &game) + &game_line(0, &game);
+        fs::write(dir.join("games.txt"), &text).unwrap();
+        let config = Config {
+            nodes: 100,
+            random_plies: 0,
+            seed: 1,
+        };
+        let err = play(&dir, &config, 3, 1).unwrap_err().to_string();
+        assert!(err.contains("games.txt:2: game 0 is also on line 1"), "{err}");
+        assert_eq!(fs::read_to_string(dir.join("games.txt")).unwrap(), text);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }
