@@ -512,7 +512,10 @@ mod tests {
             seed: 1,
         };
         let err = play(&dir, &config, 3, 1).unwrap_err().to_string();
-        assert!(err.contains("games.txt:2: game 0 is also on line 1"), "{err}");
+        assert!(
+            err.contains("games.txt:2: game 0 is also on line 1"),
+            "{err}"
+        );
         assert_eq!(fs::read_to_string(dir.join("games.txt")).unwrap(), text);
         fs::remove_dir_all(&dir).unwrap();
     }
